@@ -1,0 +1,22 @@
+// Package vfs is the small file-system interface that every file operation of
+// the lock, the spawn-log and the board goes through.
+//
+// An [FS] names files by slash-separated paths relative to its root, as
+// io/fs does ("agents/a/spawn-log.json", never a leading slash, never "..").
+// Its errors are *fs.PathError (or *os.LinkError for Link and Rename) that
+// wrap the real errno, so callers test them with errors.Is:
+//
+//	errors.Is(err, fs.ErrExist)      // EEXIST
+//	errors.Is(err, fs.ErrNotExist)   // ENOENT
+//	errors.Is(err, syscall.EPERM)    // the errno itself
+//
+// The interface holds only what the lock needs on every volume. Rarer
+// capabilities are optional interfaces in the io/fs style, one a file, each
+// with a helper that checks for it and reports [errors.ErrUnsupported] when it
+// is missing: [RenameNoReplaceFS], [ChtimesFS], [Locker]. A wrapper must
+// forward every optional interface of the FS it wraps.
+//
+// Backends: vfs/osfs (the real OS, rooted with os.Root), vfs/nolinkfs (Link
+// always refused, the no-hard-links class) and vfs/faultfs (fault injection
+// and hooks for tests).
+package vfs

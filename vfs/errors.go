@@ -1,0 +1,5 @@
+package vfs
+
+import "errors"
+
+var errNotDir = errors.New("not a directory")

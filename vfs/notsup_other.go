@@ -1,0 +1,5 @@
+//go:build !unix
+
+package vfs
+
+func isNotSupported(err error) bool { return false }

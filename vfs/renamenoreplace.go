@@ -1,0 +1,25 @@
+package vfs
+
+import (
+	"errors"
+	"os"
+)
+
+// RenameNoReplaceFS is an [FS] that can rename without replacing: the rename
+// fails with an error matching fs.ErrExist when newname exists, atomically
+// (renameat2 RENAME_NOREPLACE on Linux).
+type RenameNoReplaceFS interface {
+	FS
+	RenameNoReplace(oldname, newname string) error
+}
+
+// RenameNoReplace renames oldname to newname unless newname exists, through
+// fsys's [RenameNoReplaceFS]. When fsys lacks the capability (or the volume
+// refuses the flag) it returns an *os.LinkError wrapping
+// errors.ErrUnsupported.
+func RenameNoReplace(fsys FS, oldname, newname string) error {
+	if r, ok := fsys.(RenameNoReplaceFS); ok {
+		return r.RenameNoReplace(oldname, newname)
+	}
+	return &os.LinkError{Op: "renamenoreplace", Old: oldname, New: newname, Err: errors.ErrUnsupported}
+}
