@@ -1,0 +1,173 @@
+package locking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// class is the file-system class a hold has learned (spec: The steps, "The
+// filesystem class is learned per hold").
+type class int
+
+const (
+	classUnknown class = iota // no link() has answered yet in this hold
+	classLinks                // a link() succeeded
+	classNoLinks              // a link() failed with neither ENOENT nor EEXIST
+)
+
+// errHeld is publish's report that the lock name exists.
+var errHeld = errors.New("lock held")
+
+// Acquire takes the lock that guards the file name in fsys (the lock is
+// LockName(name), in the same folder, which must exist), waiting up to
+// opts.Timeout for a holder that is not provably dead (spec: The steps,
+// Acquire; rows R01, R02, R04-R07, R13).
+//
+// Acquire sweeps the leftovers of dead owners, publishes the lock whole (a
+// pending file and link(), or an exclusive create when link() is refused),
+// and on a held lock breaks it at once when its holder is provably dead;
+// otherwise it polls about every 10 ms. It returns a *TimeoutError (matching
+// ErrTimeout) naming the holder as last read when the timeout runs out,
+// ctx.Err() when ctx ends first, and the FS's error (a *fs.PathError or
+// *os.LinkError) when a file operation fails. The caller must call
+// [Hold.Release].
+func Acquire(ctx context.Context, fsys vfs.FS, name string, opts Options) (*Hold, error) {
+	e := opts.env()
+	return e.acquire(ctx, fsys, name, time.Now().Add(e.timeout))
+}
+
+func checkName(name string) error {
+	if !fs.ValidPath(name) || name == "." {
+		return &fs.PathError{Op: "lock", Path: name, Err: fs.ErrInvalid}
+	}
+	return nil
+}
+
+// acquire runs Acquire until the deadline (real clock).
+func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline time.Time) (*Hold, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	n := e.names(name)
+	e.sweep(fsys, n) // step 1
+	token, err := randomHex(e.rand, 12)
+	if err != nil {
+		return nil, err
+	}
+	h := &Hold{fsys: fsys, e: e, n: n, token: token}
+	for {
+		err := h.publish() // step 2
+		if err == nil {
+			return h, nil
+		}
+		if !errors.Is(err, errHeld) {
+			return nil, err
+		}
+		// Step 3: read the lock; break it only if its holder is provably
+		// dead; otherwise wait and try again.
+		held, err := e.readLock(fsys, n.lock)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // released meanwhile: publish again at once
+		}
+		if err != nil {
+			return nil, err
+		}
+		if held.State == StateDead {
+			out, err := e.breakLock(fsys, n, &h.cls, held, breakAuto)
+			if err != nil {
+				return nil, err
+			}
+			if out.result != breakBusy {
+				continue // broken, changed or gone: publish again at once
+			}
+		}
+		if !time.Now().Before(deadline) {
+			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held}
+		}
+		if err := e.sleep(ctx, e.poll); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// sleep waits d, or less when ctx ends (then it returns ctx's error).
+func (e *env) sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// publish makes the lock appear whole or not at all (spec: Acquire step 2),
+// or reports errHeld when the name exists.
+func (h *Hold) publish() error {
+	e, fsys, n := h.e, h.fsys, h.n
+	content := record{
+		PID: n.pid, Hostname: e.host.Hostname(), Token: h.token,
+		AcquiredAt: e.now().UTC().Format(timeLayout),
+	}.encode()
+	if h.cls != classNoLinks {
+		attempt, err := e.newAttempt()
+		if err != nil {
+			return err
+		}
+		pending := n.pending(attempt)
+		if err := vfs.WriteFileExclusive(fsys, pending, content, 0o644, false); err != nil {
+			if !errors.Is(err, fs.ErrExist) {
+				_ = fsys.Remove(pending) // our own pending file, if created
+			}
+			return err
+		}
+		e.step(StepAcquirePending)
+		lerr := fsys.Link(pending, n.lock)
+		switch {
+		case lerr == nil:
+			h.cls = classLinks
+			_ = fsys.Remove(pending)
+			h.content = content
+			e.step(StepAcquirePublished)
+			return nil
+		case errors.Is(lerr, fs.ErrExist):
+			_ = fsys.Remove(pending)
+			return errHeld
+		case errors.Is(lerr, fs.ErrNotExist):
+			_ = fsys.Remove(pending)
+			return lerr
+		}
+		// Any other link() error: no hard links, for the rest of this hold.
+		h.cls = classNoLinks
+		if err := fsys.Remove(pending); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("locking: removing the pending file after link() failed (%v): %w", lerr, err)
+		}
+	}
+	f, err := fsys.OpenFile(n.lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return errHeld
+	}
+	if err != nil {
+		return err
+	}
+	e.step(StepAcquireOpened)
+	_, werr := f.Write(content)
+	cerr := f.Close()
+	if werr != nil || cerr != nil {
+		// Nothing is unlinked: what is left is a parsed lock of this
+		// process (broken once it exits) or an empty one (a block that
+		// unlock --force clears). Spec: Acquire step 2; row R14.
+		return fmt.Errorf("locking: publishing %s: %w", n.lock, errors.Join(werr, cerr))
+	}
+	h.content = content
+	e.step(StepAcquirePublished)
+	return nil
+}

@@ -1,0 +1,47 @@
+// Package locking is the fail-safe file lock of the spawn-log lock spec
+// (shared/spec/spawn-log-lock.md): a lock file beside the file it guards,
+// taken whole by link() or, on a volume without hard links, by an exclusive
+// create; broken automatically only when its holder is provably dead; and a
+// read-modify-write whose every commit is fenced.
+//
+// # The envelope
+//
+// Every guarantee holds only inside the spec's supported envelope: one host,
+// with the guarded file on a local file system (APFS, ext4, xfs, btrfs,
+// NTFS, exFAT and other local volumes without hard links). A folder shared
+// across hosts (a network share, or one folder written from two machines) is
+// outside it: a live holder on another host that reports the same hostname
+// reads as dead, and a listing that omits a just-created claim lets two
+// breakers on; either can lose a record. Use a lock-free write path there.
+//
+// # Guarantees
+//
+//  1. No record is ever lost (G1). A commit is a temp file renamed over the
+//     file, and immediately before the rename the writer re-reads the lock
+//     and checks its own token (the fence). A writer whose lock was lost
+//     commits nothing and runs its whole read-modify-write again under a
+//     fresh lock, within one timeout from its start ([Update]).
+//  2. A live holder never loses its lock to an automatic step (G2). The only
+//     automatic break is a lock whose holder is on this host and whose pid
+//     is dead (kill(pid, 0) fails with anything but EPERM). Nothing is ever
+//     broken by age. Breakers of one dead lock run one at a time, each
+//     behind a claim; a release only ever moves its own lock.
+//
+// Both hold on every path that does not use [Unlock] with force; the spec's
+// "residual windows" start only there.
+//
+// # The names
+//
+// For a guarded file F the lock is F.lock ([LockName]). Beside it, every
+// attempt uses names that carry its host (8 hex of the sha256 of the
+// hostname), its pid and 24 fresh random hex characters, so no two attempts
+// ever share one: F.lock.pending-*, F.lock.claim-<key>-*, F.lock.broken-*
+// and F.tmp-*. The sweep at every acquire removes such names whose owner is
+// on this host and dead, and nothing by age.
+//
+// # Steps
+//
+// Every step of the spec is a [Step] constant, and [Options.OnStep] is
+// called synchronously at each: tests pause or kill a process there. The
+// shipped path never sets it.
+package locking

@@ -1,0 +1,90 @@
+package locking
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrTimeout is matched (errors.Is) by every *TimeoutError.
+var ErrTimeout = errors.New("locking: timed out waiting for the lock")
+
+// ErrLockLost reports that a hold's lock no longer carries its token: the
+// fence refused a commit, or a release found another lock under the name
+// (spec: Guarantees, 1). A writer that gets it committed nothing (from
+// [Hold.Commit] or [Hold.WriteFenced]); [Update] runs its whole
+// read-modify-write again while its deadline allows.
+var ErrLockLost = errors.New("locking: lock lost: the lock no longer carries this hold's token")
+
+// ErrLockChanged is returned by [Unlock] when the lock is no longer the one
+// it was given (its bytes changed or it is gone): nothing was removed.
+var ErrLockChanged = errors.New("locking: the lock changed since it was read; nothing was removed")
+
+// TimeoutError is returned when a writer waited out its timeout for a lock
+// whose holder is not provably dead (spec: The steps, Acquire step 3; the
+// spec's SpawnLogLockError). It matches [ErrTimeout].
+type TimeoutError struct {
+	// Lock is the lock's name in its FS.
+	Lock string
+	// Waited is how long the writer waited.
+	Waited time.Duration
+	// Holder is the lock as last read: pid, hostname, acquiredAt, age and
+	// state (alive, dead, on another host or unreadable).
+	Holder Holder
+}
+
+// Error names the lock, its holder and the one command that clears it,
+// `pa dispatch unlock`.
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("lock %s held by %s: gave up after %s; %s",
+		DisplayValue(e.Lock), e.Holder.Describe(), FormatAge(e.Waited), clearHint(e.Holder))
+}
+
+// Is makes errors.Is(err, ErrTimeout) true.
+func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
+
+// clearHint names the command that clears a lock held by h, and when
+// --force is right.
+func clearHint(h Holder) string {
+	if h.State == StateDead {
+		return "clear it with pa dispatch unlock"
+	}
+	return "clear it with pa dispatch unlock --force, only once the holder's process is gone or stuck, never while it still runs"
+}
+
+// RefusedError is returned by [Unlock] without force when the holder is not
+// provably dead (alive, on another host, a reused pid, or unreadable): the
+// lock is left byte for byte (spec: Unlock; row R20).
+type RefusedError struct {
+	Lock   string
+	Holder Holder
+}
+
+// Error names the holder and --force with when to use it.
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("lock %s held by %s: not removed; use pa dispatch unlock --force only once the holder's process is gone or stuck, never while it still runs",
+		DisplayValue(e.Lock), e.Holder.Describe())
+}
+
+// ClaimOwner is who owns a breaker's claim, as its name records: the host
+// hash (8 hex of the sha256 of its hostname) and the pid.
+type ClaimOwner struct {
+	Claim    string // the claim's name
+	HostHash string
+	PID      int
+}
+
+// BusyError is returned by [Unlock] without force when another breaker's
+// live claim stayed on the lock for the whole busy-wait (spec: Unlock;
+// row R11): nothing was removed.
+type BusyError struct {
+	Lock   string
+	Holder Holder
+	Claim  ClaimOwner
+}
+
+// Error names the claim's owner.
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("lock %s held by %s is being broken by pid %d (host %s, claim %s): not removed; try pa dispatch unlock again once that process is gone or stuck",
+		DisplayValue(e.Lock), e.Holder.Describe(), e.Claim.PID, e.Claim.HostHash, DisplayValue(e.Claim.Claim))
+}

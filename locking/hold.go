@@ -1,0 +1,151 @@
+package locking
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// Hold is one hold of a lock, from [Acquire] to [Hold.Release]. It is not
+// safe for concurrent use.
+type Hold struct {
+	fsys     vfs.FS
+	e        *env
+	n        names
+	token    string
+	content  []byte // the lock's bytes as published
+	cls      class
+	released bool
+}
+
+// Token returns the hold's 24-hex token, the one the fence checks.
+func (h *Hold) Token() string { return h.token }
+
+// Lock returns the lock's name in its FS.
+func (h *Hold) Lock() string { return h.n.lock }
+
+// HardLinks reports whether this hold published its lock by link() (true)
+// or, on a volume that refused link(), by an exclusive create (false).
+func (h *Hold) HardLinks() bool { return h.cls == classLinks }
+
+// Fence re-reads the lock and checks that it still carries this hold's token
+// (spec: Guarantees, 1). It returns nil when it does, ErrLockLost when the
+// lock is gone or carries another token, and the FS's error when the lock
+// cannot be read (then the hold cannot tell, and must not commit).
+func (h *Hold) Fence() error {
+	cur, err := h.e.readLock(h.fsys, h.n.lock)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ErrLockLost
+	}
+	if err != nil {
+		return fmt.Errorf("locking: fence: %w", err)
+	}
+	if cur.State == StateUnreadable || cur.Token != h.token {
+		return ErrLockLost
+	}
+	return nil
+}
+
+// Commit writes data to the guarded file under this hold (spec: The steps,
+// Hold and commit): the temp file name.tmp-<host>-<pid>-<attempt>, synced
+// (commit:temp-written), the fence (commit:fenced), the rename over the file
+// (commit:renamed), then a sync of the folder where the FS allows. It returns
+// ErrLockLost, with nothing committed and the temp file removed, when the
+// fence refuses.
+func (h *Hold) Commit(data []byte) error {
+	return h.writeFenced(h.n.target, data, true)
+}
+
+// WriteFenced writes data to another file, name, while this hold is kept:
+// its own temp file beside it (name.tmp-<host>-<pid>-<attempt>, synced), the
+// same fence before its rename, then a sync of its folder (spec: Hold and
+// commit, the board write). It returns ErrLockLost, writing nothing, when the
+// fence refuses. No step is reported and the sweep never touches its temp
+// files.
+func (h *Hold) WriteFenced(name string, data []byte) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	return h.writeFenced(name, data, false)
+}
+
+func (h *Hold) writeFenced(name string, data []byte, steps bool) error {
+	if h.released {
+		return fmt.Errorf("locking: write of %s after release: %w", name, ErrLockLost)
+	}
+	step := func(s Step) {
+		if steps {
+			h.e.step(s)
+		}
+	}
+	attempt, err := h.e.newAttempt()
+	if err != nil {
+		return err
+	}
+	tmp := name + ".tmp-" + h.n.owned(attempt)
+	if err := vfs.WriteFileExclusive(h.fsys, tmp, data, 0o644, true); err != nil {
+		if !errors.Is(err, fs.ErrExist) {
+			_ = h.fsys.Remove(tmp)
+		}
+		return err
+	}
+	step(StepCommitTempWritten)
+	if err := h.Fence(); err != nil {
+		_ = h.fsys.Remove(tmp)
+		return err
+	}
+	step(StepCommitFenced)
+	if err := h.fsys.Rename(tmp, name); err != nil {
+		_ = h.fsys.Remove(tmp)
+		return err
+	}
+	step(StepCommitRenamed)
+	return vfs.SyncDir(h.fsys, path.Dir(name))
+}
+
+// Release ends the hold (spec: The steps, Release): it renames the lock to
+// this attempt's own broken name and checks the moved bytes; its own are
+// removed, anyone else's are put back by exclusive create. A release never
+// unlinks the lock name. It returns nil when the hold's own lock was
+// released, ErrLockLost when the lock was gone or was another (put back, or
+// dropped when the name was taken meanwhile), and the FS's error otherwise.
+// A second call returns nil.
+func (h *Hold) Release() error {
+	if h.released {
+		return nil
+	}
+	h.released = true
+	e, fsys, n := h.e, h.fsys, h.n
+	attempt, err := e.newAttempt()
+	if err != nil {
+		return err
+	}
+	moved := n.broken(attempt)
+	if err := fsys.Rename(n.lock, moved); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return ErrLockLost
+		}
+		return err
+	}
+	e.step(StepReleaseRenamed)
+	own, err := e.movedIs(fsys, moved, func(m Holder) bool { return bytes.Equal(m.data, h.content) })
+	if err != nil {
+		return err
+	}
+	if own {
+		if err := fsys.Remove(moved); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		e.step(StepReleaseRemoved)
+		return nil
+	}
+	e.step(StepReleaseMismatch)
+	if err := e.putBack(fsys, n, &h.cls, moved, StepReleasePutBackOpened, StepReleasePutBack); err != nil {
+		return err
+	}
+	return ErrLockLost
+}

@@ -1,0 +1,144 @@
+package locking
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// State is the judgement of a lock's holder (spec: The one automatic break).
+type State int
+
+const (
+	// StateAlive: the holder is on this host (or names no host) and its pid
+	// answers, or the answer is EPERM. Never broken automatically, however
+	// old; a reused pid reads as alive.
+	StateAlive State = iota + 1
+	// StateDead: the holder is on this host (or names no host) and its pid
+	// is provably gone. The one state the automatic break acts on.
+	StateDead
+	// StateOtherHost: the lock names another hostname. Its pid is never
+	// checked here and it is never broken automatically.
+	StateOtherHost
+	// StateUnreadable: the lock does not parse to an object with an integer
+	// pid (an empty file among others). Never broken automatically.
+	StateUnreadable
+)
+
+// String returns the state as messages show it: "alive", "dead",
+// "on another host" or "empty or unreadable".
+func (s State) String() string {
+	switch s {
+	case StateAlive:
+		return "alive"
+	case StateDead:
+		return "dead"
+	case StateOtherHost:
+		return "on another host"
+	case StateUnreadable:
+		return "empty or unreadable"
+	}
+	return "unknown"
+}
+
+// Holder is a lock as read from disk and judged: who holds it, since when
+// and whether that holder is provably dead. Its zero value is not a lock; it
+// is returned by [Inspect] and carried by *TimeoutError, *RefusedError and
+// *BusyError. A Holder also remembers the exact bytes it was read from, so
+// [Unlock] removes only that lock.
+type Holder struct {
+	// PID is the holder's pid; 0 when the lock is unreadable.
+	PID int
+	// Hostname is the hostname the lock records, whole and unescaped (see
+	// [DisplayValue] before printing it). Empty with HasHostname false for
+	// the earlier shape that recorded none, judged as this host's.
+	Hostname    string
+	HasHostname bool
+	// Token is the hold's 24-hex token.
+	Token string
+	// AcquiredAt is the lock's acquiredAt as recorded (not validated).
+	AcquiredAt string
+	// FileTime is the lock file's modification time.
+	FileTime time.Time
+	// Age is the time since the later of AcquiredAt and FileTime (FileTime
+	// alone for an unreadable lock), never below 0 (spec: The clock). It is
+	// shown to the operator and decides nothing.
+	Age time.Duration
+	// Size is the lock file's length in bytes.
+	Size int64
+	// State is the judgement: alive, dead, on another host or unreadable.
+	State State
+
+	data []byte // the bytes read (at most maxLockBytes+1)
+}
+
+// Describe returns the holder in one line for messages, every value read
+// from disk escaped and capped for display (spec: The lock file and the
+// names beside it): `pid 1234 on host "h" (alive, age 3s, acquiredAt
+// 2026-11-29T15:42:59.123Z)`, or `an empty or unreadable lock (12 bytes, age
+// 5s)`.
+func (h Holder) Describe() string {
+	if h.State == StateUnreadable {
+		what := "an unreadable lock"
+		if h.Size == 0 {
+			what = "an empty lock"
+		}
+		return fmt.Sprintf("%s (%d bytes, empty or unreadable, age %s)", what, h.Size, FormatAge(h.Age))
+	}
+	host := "no hostname (this host)"
+	if h.HasHostname {
+		host = "host " + strconv.Quote(CapForDisplay(h.Hostname))
+	}
+	acq := CapForDisplay(h.AcquiredAt)
+	if acq == "" {
+		acq = "unknown"
+	}
+	return fmt.Sprintf("pid %d on %s (%s, age %s, acquiredAt %s)", h.PID, host, h.State, FormatAge(h.Age), acq)
+}
+
+// FormatAge prints an age for an operator: milliseconds below a second,
+// whole seconds above (3s, 1m5s, 26h0m0s).
+func FormatAge(d time.Duration) string {
+	if d < time.Second {
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
+}
+
+// judge reads a lock's bytes into a Holder: parse, then host, then pid.
+// A lock of another host is judged without asking about its pid.
+func (e *env) judge(data []byte, size int64, fileTime time.Time) Holder {
+	h := Holder{FileTime: fileTime, Size: size, data: data}
+	rec, ok := parseRecord(data)
+	if !ok || size > maxLockBytes {
+		h.State = StateUnreadable
+		h.Age = ageSince(e.now(), fileTime)
+		return h
+	}
+	h.PID, h.Hostname, h.HasHostname = rec.pid, rec.hostname, rec.hasHostname
+	h.Token, h.AcquiredAt = rec.token, rec.acquiredAt
+	later := fileTime
+	if t, ok := parseAcquiredAt(rec.acquiredAt); ok && t.After(later) {
+		later = t
+	}
+	h.Age = ageSince(e.now(), later)
+	switch {
+	case rec.hasHostname && rec.hostname != e.host.Hostname():
+		h.State = StateOtherHost
+	case e.host.Alive(rec.pid):
+		h.State = StateAlive
+	default:
+		h.State = StateDead
+	}
+	return h
+}
+
+func ageSince(now, t time.Time) time.Duration {
+	if t.IsZero() {
+		return 0
+	}
+	if d := now.Sub(t); d > 0 {
+		return d
+	}
+	return 0
+}

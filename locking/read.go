@@ -1,0 +1,47 @@
+package locking
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// readLock reads the lock (or a moved lock) through one handle, file time and
+// bytes together, and judges it. At most maxLockBytes+1 bytes are read: a
+// longer file is unreadable. Errors are the FS's (fs.ErrNotExist when there
+// is no lock).
+func (e *env) readLock(fsys vfs.FS, name string) (Holder, error) {
+	f, err := fsys.OpenFile(name, os.O_RDONLY, 0)
+	if err != nil {
+		return Holder{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Holder{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		// A directory or a device under the lock name: not a lock we can
+		// read, so never broken; the bytes are none.
+		return e.judge(nil, fi.Size(), fi.ModTime()), nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxLockBytes+1))
+	if err != nil {
+		return Holder{}, err
+	}
+	size := fi.Size()
+	if int64(len(data)) > size {
+		size = int64(len(data)) // grew since the stat
+	}
+	return e.judge(data, size, fi.ModTime()), nil
+}
+
+// sameLock reports whether two reads are of the same lock: the same bytes
+// (spec: Break, step 2; a lock's bytes are its identity on both classes,
+// since every lock carries a random token). For a file longer than what is
+// read, the length must match too.
+func sameLock(a, b Holder) bool {
+	return a.Size == b.Size && bytes.Equal(a.data, b.data)
+}

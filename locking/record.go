@@ -1,0 +1,103 @@
+package locking
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"time"
+)
+
+// maxPID bounds the pids the lock accepts: a pid outside 1..maxPID makes a
+// lock unreadable, so kill(2) is never asked about pid 0, -1 (every
+// process) or a value its pid_t would truncate.
+const maxPID = math.MaxInt32
+
+// maxLockBytes bounds what is read of a lock or a claim: a longer file is
+// unreadable (a lock of ours is a few hundred bytes).
+const maxLockBytes = 64 << 10
+
+// timeLayout is the ISO 8601 form of acquiredAt, as JavaScript's
+// toISOString writes it: UTC with milliseconds.
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// record is the lock's content (spec: The lock file and the names beside
+// it): one JSON object with pid, hostname, token and acquiredAt.
+type record struct {
+	PID        int    `json:"pid"`
+	Hostname   string `json:"hostname"`
+	Token      string `json:"token"`
+	AcquiredAt string `json:"acquiredAt"`
+}
+
+func (r record) encode() []byte {
+	b, err := json.Marshal(r)
+	if err != nil {
+		panic(err) // strings and an int always marshal
+	}
+	return b
+}
+
+// parsedRecord is what a lock (or an earlier-shape claim) says, once parsed.
+type parsedRecord struct {
+	pid         int
+	hostname    string
+	hasHostname bool
+	token       string
+	acquiredAt  string
+}
+
+// parseRecord parses a lock's bytes. It reports ok=false, an unreadable lock,
+// unless they are one JSON object whose pid is an integer in 1..maxPID and
+// whose hostname, token and acquiredAt, where present, are strings. An
+// unreadable lock is never broken automatically.
+func parseRecord(data []byte) (parsedRecord, bool) {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		return parsedRecord{}, false
+	}
+	if dec.More() {
+		return parsedRecord{}, false // trailing data after the object
+	}
+	var p parsedRecord
+	pidRaw, ok := raw["pid"]
+	if !ok {
+		return parsedRecord{}, false
+	}
+	var pid json.Number
+	if err := json.Unmarshal(pidRaw, &pid); err != nil {
+		return parsedRecord{}, false
+	}
+	n, err := pid.Int64()
+	if err != nil || n < 1 || n > maxPID {
+		return parsedRecord{}, false
+	}
+	p.pid = int(n)
+	for key, dst := range map[string]*string{"hostname": &p.hostname, "token": &p.token, "acquiredAt": &p.acquiredAt} {
+		v, present := raw[key]
+		if !present {
+			continue
+		}
+		if err := json.Unmarshal(v, dst); err != nil {
+			return parsedRecord{}, false
+		}
+		if key == "hostname" {
+			p.hasHostname = true
+		}
+	}
+	return p, true
+}
+
+// parseAcquiredAt reads an acquiredAt stamp; ok is false when it is missing
+// or not an ISO 8601 time.
+func parseAcquiredAt(s string) (time.Time, bool) {
+	if s == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t, true
+}

@@ -1,0 +1,86 @@
+package locking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// UpdateFunc computes the new content of a file from its current content.
+// exists is false when the file does not exist yet (current is then nil).
+// It may be called more than once by one [Update] (again after a lost
+// lock), each time with the content read under that hold, so it must not
+// have side effects beyond its result. An error from it ends the Update with
+// nothing written.
+type UpdateFunc func(current []byte, exists bool) ([]byte, error)
+
+// Update runs the whole read-modify-write of the file name under its lock
+// (spec: The steps, Acquire then Hold and commit then Release; Guarantees):
+// acquire, read (hold:read), fn, commit by a fenced temp-file rename, then
+// opts.AfterCommit (if set) with the lock still held, then release.
+//
+// When the fence finds the lock lost, nothing is committed and the whole
+// read-modify-write runs again under a fresh lock, while one timeout from
+// Update's start has not passed (each new hold gets the time left). So a
+// nil return means the new content is in the file; no record is dropped.
+//
+// Errors: a *TimeoutError (matching ErrTimeout) when the lock stays held by
+// a holder not provably dead; an error matching ErrLockLost when the lock
+// was lost and the time ran out; fn's error as is; AfterCommit's error as is
+// (the commit has landed then, and is never repeated); ctx's error; the FS's
+// errors.
+func Update(ctx context.Context, fsys vfs.FS, name string, fn UpdateFunc, opts Options) error {
+	e := opts.env()
+	start := time.Now()
+	deadline := start.Add(e.timeout)
+	for {
+		h, err := e.acquire(ctx, fsys, name, deadline)
+		if err != nil {
+			return err
+		}
+		err = h.readModifyWrite(fn)
+		if errors.Is(err, ErrLockLost) {
+			_ = h.Release() // moves and puts back the lock that replaced ours
+			if !time.Now().Before(deadline) {
+				return fmt.Errorf("locking: %s: %w, and the %s timeout ran out before a fresh hold", name, ErrLockLost, FormatAge(e.timeout))
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			_ = h.Release()
+			return err
+		}
+		if e.afterCommit != nil {
+			if err := e.afterCommit(h); err != nil {
+				_ = h.Release()
+				return err
+			}
+		}
+		if err := h.Release(); err != nil && !errors.Is(err, ErrLockLost) {
+			return fmt.Errorf("locking: %s is committed, but releasing its lock failed: %w", name, err)
+		}
+		return nil
+	}
+}
+
+// readModifyWrite is one hold's read, change and fenced commit.
+func (h *Hold) readModifyWrite(fn UpdateFunc) error {
+	current, _, err := vfs.ReadFile(h.fsys, h.n.target, 0)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	h.e.step(StepHoldRead)
+	next, err := fn(current, exists)
+	if err != nil {
+		return err
+	}
+	return h.Commit(next)
+}
