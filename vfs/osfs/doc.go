@@ -1,0 +1,21 @@
+// Package osfs is the real operating-system file system as a [vfs.FS],
+// rooted at one directory.
+//
+// Every name goes straight to an [os.Root], so no name can leave the root:
+// "../x", an absolute name, and a symbolic link whose target lies outside the
+// root all fail. They fail with a *fs.PathError (or *os.LinkError) whose Err
+// is the os package's unexported "path escapes from parent" error; it matches
+// none of fs.ErrExist, fs.ErrNotExist, fs.ErrInvalid or fs.ErrPermission.
+//
+// Errors are those of os.Root: *fs.PathError for one name and *os.LinkError
+// for Link and Rename, wrapping the errno, so errors.Is(err, fs.ErrExist)
+// holds for O_CREATE|O_EXCL on an existing name and for Link onto one, and
+// errors.Is(err, fs.ErrNotExist) for a missing parent. Their Op is the
+// system call's ("openat", "linkat", "renameat", ...) and their Path the name
+// relative to the root.
+//
+// Besides [vfs.FS], an *FS is a [vfs.ChtimesFS] and a [vfs.RenameNoReplaceFS]
+// (renameat2 with RENAME_NOREPLACE on Linux; elsewhere it reports
+// errors.ErrUnsupported), and its files are [vfs.Locker]s (flock on Unix,
+// LockFileEx on Windows).
+package osfs

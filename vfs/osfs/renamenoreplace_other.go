@@ -1,0 +1,9 @@
+//go:build !linux
+
+package osfs
+
+import "errors"
+
+func (f *FS) renameNoReplace(oldname, newname string) error {
+	return renameError(oldname, newname, errors.ErrUnsupported)
+}
