@@ -1,0 +1,63 @@
+package nolinkfs
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// FS is a [vfs.FS] whose Link always fails. It is safe for concurrent use
+// when the FS it wraps is.
+type FS struct {
+	inner vfs.FS
+	errno syscall.Errno
+}
+
+var (
+	_ vfs.FS                = (*FS)(nil)
+	_ vfs.ChtimesFS         = (*FS)(nil)
+	_ vfs.RenameNoReplaceFS = (*FS)(nil)
+)
+
+// New wraps inner so that Link fails with errno; errno 0 means
+// syscall.ENOTSUP.
+func New(inner vfs.FS, errno syscall.Errno) *FS {
+	if errno == 0 {
+		errno = syscall.ENOTSUP
+	}
+	return &FS{inner: inner, errno: errno}
+}
+
+// Unwrap returns the wrapped FS.
+func (f *FS) Unwrap() vfs.FS { return f.inner }
+
+// Errno returns the errno Link fails with.
+func (f *FS) Errno() syscall.Errno { return f.errno }
+
+// Link creates nothing and always fails, with
+// &os.LinkError{Op: "link", Old: oldname, New: newname, Err: errno}.
+func (f *FS) Link(oldname, newname string) error {
+	return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: f.errno}
+}
+
+// OpenFile opens name in the wrapped FS.
+func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	return f.inner.OpenFile(name, flag, perm)
+}
+
+// Stat returns the file information of name in the wrapped FS.
+func (f *FS) Stat(name string) (fs.FileInfo, error) { return f.inner.Stat(name) }
+
+// ReadDir lists the directory name of the wrapped FS.
+func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) { return f.inner.ReadDir(name) }
+
+// Mkdir creates the directory name in the wrapped FS.
+func (f *FS) Mkdir(name string, perm fs.FileMode) error { return f.inner.Mkdir(name, perm) }
+
+// Rename renames oldname to newname in the wrapped FS.
+func (f *FS) Rename(oldname, newname string) error { return f.inner.Rename(oldname, newname) }
+
+// Remove removes name from the wrapped FS.
+func (f *FS) Remove(name string) error { return f.inner.Remove(name) }
