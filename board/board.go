@@ -1,0 +1,153 @@
+package board
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// Version is the version of the board document this package reads and
+// writes: {"version":1,"items":[...]}.
+const Version = 1
+
+// Item is one dispatch on the board.
+type Item struct {
+	// DispatchID is the spawn-log record's id.
+	DispatchID int `json:"dispatchId"`
+	// Title is the dispatch's title.
+	Title string `json:"title"`
+	// AddedAt is when the item was put on the board, ISO 8601 in UTC with
+	// milliseconds.
+	AddedAt string `json:"addedAt"`
+}
+
+// Board is a parsed board.
+type Board struct {
+	// Items are the board's items in the order they were added.
+	Items []Item
+
+	raw []json.RawMessage // each item's bytes as read: fields this version does not know survive a rewrite
+}
+
+type document struct {
+	Version *int              `json:"version"`
+	Items   []json.RawMessage `json:"items"`
+}
+
+// ErrCorrupt is matched (errors.Is) by every *CorruptError.
+var ErrCorrupt = errors.New("board does not parse")
+
+// CorruptError reports a board that does not parse or has an unknown
+// version. It is never overwritten: fix or move it by hand.
+type CorruptError struct {
+	// Path is the board's name in the estate.
+	Path string
+	// Err is the parse error.
+	Err error
+}
+
+// Error names the file and the parse error.
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("board %s does not parse, so it is left as it is: %v", e.Path, e.Err)
+}
+
+// Unwrap returns the parse error.
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrCorrupt) true.
+func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+
+// Parse reads the bytes of the board name. It returns a *CorruptError when
+// they are not one JSON object of a known version with an "items" array of
+// objects that each have an integer "dispatchId" of at least 1.
+func Parse(name string, data []byte) (Board, error) {
+	corrupt := func(err error) (Board, error) { return Board{}, &CorruptError{Path: name, Err: err} }
+	var doc document
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return corrupt(err)
+	}
+	switch {
+	case dec.More():
+		return corrupt(errors.New("data after the JSON object"))
+	case doc.Version == nil:
+		return corrupt(errors.New(`no "version"`))
+	case *doc.Version != Version:
+		return corrupt(fmt.Errorf("unknown version %d (this pa knows %d)", *doc.Version, Version))
+	case doc.Items == nil:
+		return corrupt(errors.New(`no "items" array`))
+	}
+	b := Board{raw: doc.Items}
+	for i, raw := range doc.Items {
+		var it Item
+		if err := json.Unmarshal(raw, &it); err != nil {
+			return corrupt(fmt.Errorf("item %d: %w", i, err))
+		}
+		if it.DispatchID < 1 {
+			return corrupt(fmt.Errorf("item %d: no integer dispatchId of at least 1", i))
+		}
+		b.Items = append(b.Items, it)
+	}
+	return b, nil
+}
+
+// Read reads agent's board (without any lock: the board is written by a
+// rename, so a reader sees one whole version). A missing board is empty.
+// Errors: an *estate.AgentError, a *CorruptError, the FS's.
+func Read(fsys vfs.FS, agent string) (Board, error) {
+	if err := estate.ValidateAgent(agent); err != nil {
+		return Board{}, err
+	}
+	name := estate.BoardPath(agent)
+	data, _, err := vfs.ReadFile(fsys, name, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Board{}, nil
+	}
+	if err != nil {
+		return Board{}, err
+	}
+	return Parse(name, data)
+}
+
+// Has reports whether the dispatch id is on the board.
+func (b Board) Has(id int) bool {
+	for _, it := range b.Items {
+		if it.DispatchID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// add puts it on the board unless its dispatch is there already.
+func (b *Board) add(it Item) {
+	if b.Has(it.DispatchID) {
+		return
+	}
+	raw, err := json.Marshal(it)
+	if err != nil {
+		panic(err) // strings and ints always marshal
+	}
+	b.Items = append(b.Items, it)
+	b.raw = append(b.raw, raw)
+}
+
+// encode writes the board as its document, indented, with a final newline.
+func (b Board) encode() []byte {
+	v := Version
+	raw := b.raw
+	if raw == nil {
+		raw = []json.RawMessage{}
+	}
+	out, err := json.MarshalIndent(document{Version: &v, Items: raw}, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	return append(out, '\n')
+}

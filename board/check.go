@@ -1,0 +1,175 @@
+package board
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// Kind is what a [Problem] is about.
+type Kind string
+
+// The kinds of problem `pa board check` reports.
+const (
+	// KindLockHeld: the spawn-log lock has been held longer than the stale
+	// window (spec: pa board check; row R23). Nothing breaks it for that.
+	KindLockHeld Kind = "lock-held"
+	// KindNotOnBoard: a dispatch of the spawn-log is not on the board
+	// (spec: Hold and commit, the board write; row R24).
+	KindNotOnBoard Kind = "not-on-board"
+	// KindCorrupt: the spawn-log or the board does not parse; writes to it
+	// fail until it is repaired by hand.
+	KindCorrupt Kind = "corrupt"
+)
+
+// Problem is one finding of [Check]. Its fields keep values whole (the
+// lock path, the holder's hostname); [Problem.Line] shows them capped.
+type Problem struct {
+	Kind  Kind   `json:"kind"`
+	Agent string `json:"agent"`
+	// Path is the file the problem is about: the lock (lock-held), the
+	// board (not-on-board) or the file that does not parse (corrupt).
+	Path string `json:"path"`
+	// Holder is the lock's holder (lock-held only).
+	Holder *Holder `json:"holder,omitempty"`
+	// DispatchID is the dispatch not on the board (not-on-board only).
+	DispatchID int `json:"dispatchId,omitempty"`
+	// Err is the parse error (corrupt only).
+	Err string `json:"error,omitempty"`
+	// Command is the one command that clears the problem, with the whole
+	// agent name (lock-held only).
+	Command string `json:"command,omitempty"`
+
+	staleWindow time.Duration
+	holder      locking.Holder
+}
+
+// Holder is a lock's holder as `pa board check --json` shows it: values
+// whole, the age in milliseconds.
+type Holder struct {
+	PID        int    `json:"pid"`
+	Hostname   string `json:"hostname"`
+	State      string `json:"state"`
+	AgeMs      int64  `json:"ageMs"`
+	AcquiredAt string `json:"acquiredAt"`
+}
+
+// CheckOptions are the options of [Check].
+type CheckOptions struct {
+	// Lock are the lock's seams Check reads with: Host (liveness of the
+	// holder) and Now (its age). Nothing else of it is used.
+	Lock locking.Options
+	// StaleWindow is how long a lock may be held before it is reported:
+	// zero means locking.DefaultStaleWindow (60 s).
+	StaleWindow time.Duration
+}
+
+// Check reports agent's problems (spec: pa board check): a spawn-log lock
+// held longer than the stale window (by its age, from the later of
+// acquiredAt and the file time), every dispatch of the spawn-log not on the
+// board, and a spawn-log or board that does not parse. It is read-only: it
+// never writes, breaks or sweeps. Errors: an *estate.AgentError; the FS's.
+func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
+	if err := estate.ValidateAgent(agent); err != nil {
+		return nil, err
+	}
+	stale := opts.StaleWindow
+	if stale <= 0 {
+		stale = locking.DefaultStaleWindow
+	}
+	var problems []Problem
+	logName := estate.SpawnLogPath(agent)
+	h, err := locking.Inspect(fsys, logName, opts.Lock)
+	switch {
+	case err == nil && h.Age > stale:
+		problems = append(problems, Problem{
+			Kind: KindLockHeld, Agent: agent, Path: locking.LockName(logName),
+			Holder: &Holder{
+				PID: h.PID, Hostname: h.Hostname, State: h.State.String(),
+				AgeMs: h.Age.Milliseconds(), AcquiredAt: h.AcquiredAt,
+			},
+			Command:     UnlockCommand(agent, h),
+			staleWindow: stale, holder: h,
+		})
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	log, err := spawnlog.Read(fsys, agent)
+	if err != nil {
+		return corrupt(problems, agent, err)
+	}
+	b, err := Read(fsys, agent)
+	if err != nil {
+		return corrupt(problems, agent, err)
+	}
+	for _, r := range log.Records {
+		if !b.Has(r.ID) {
+			problems = append(problems, Problem{Kind: KindNotOnBoard, Agent: agent, Path: estate.BoardPath(agent), DispatchID: r.ID})
+		}
+	}
+	return problems, nil
+}
+
+// corrupt adds a corrupt problem for err when it is a parse error, and
+// returns any other error.
+func corrupt(problems []Problem, agent string, err error) ([]Problem, error) {
+	var sc *spawnlog.CorruptError
+	var bc *CorruptError
+	switch {
+	case errors.As(err, &sc):
+		return append(problems, Problem{Kind: KindCorrupt, Agent: agent, Path: sc.Path, Err: sc.Err.Error()}), nil
+	case errors.As(err, &bc):
+		return append(problems, Problem{Kind: KindCorrupt, Agent: agent, Path: bc.Path, Err: bc.Err.Error()}), nil
+	}
+	return problems, err
+}
+
+// UnlockCommand is the one command that clears a lock of agent held by h,
+// with the whole agent name, shell-quoted when it needs it: `pa dispatch
+// unlock --agent NAME` for a provably dead holder, `pa dispatch unlock
+// --force --agent NAME` for any other (spec: Unlock).
+func UnlockCommand(agent string, h locking.Holder) string {
+	flag := "--agent " + ShellQuote(agent)
+	if strings.HasPrefix(agent, "-") {
+		flag = "--agent=" + ShellQuote(agent) // not read as a flag of its own
+	}
+	if h.State == locking.StateDead {
+		return "pa dispatch unlock " + flag
+	}
+	return "pa dispatch unlock --force " + flag
+}
+
+// ForceWhen is the spec's sentence on when --force is right.
+const ForceWhen = "only once the holder's process is gone or stuck, never while it still runs"
+
+// Line is the problem as one line for an operator or a hook, every value
+// read from disk escaped and capped for display. A lock-held line leads with
+// `pa dispatch unlock` and the holder's pid, then its host, state, age and
+// acquiredAt, and for a holder not provably dead when to use --force; it is
+// at most 362 characters, whatever the agent and host (spec: pa board
+// check), so the envelope's 360-character cut can drop only the end of its
+// --force sentence.
+func (p Problem) Line() string {
+	switch p.Kind {
+	case KindLockHeld:
+		line := fmt.Sprintf("pa dispatch unlock: %s has held %s past the %s stale window",
+			p.holder.Describe(), estate.Display(p.Agent, p.Path), locking.FormatAge(p.staleWindow))
+		if p.holder.State != locking.StateDead {
+			line += "; use --force " + ForceWhen
+		}
+		return line
+	case KindNotOnBoard:
+		return fmt.Sprintf("dispatch %d is in %s but not on the board %s",
+			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path))
+	case KindCorrupt:
+		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), locking.DisplayValue(p.Err))
+	}
+	return string(p.Kind)
+}

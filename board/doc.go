@@ -1,0 +1,17 @@
+// Package board is an agent's board, agents/<agent>/board/board.json: one
+// item per dispatch, patched while the spawn-log lock is still held (spec:
+// spawn-log-lock.md, The steps, Hold and commit, the board write; row R24).
+//
+// [OpenDispatch] is the whole of `pa dispatch open`: append the record to
+// the spawn-log under its lock, then, in the same hold, write the board with
+// its own temp file in the board folder and the same fence before its
+// rename. If the lock was lost by then, the board write is skipped and a
+// *NotOnBoardError names the dispatch (the record stays in the spawn-log).
+//
+// [Check] is `pa board check`: read-only, it reports a spawn-log lock held
+// longer than the stale window and every dispatch of the spawn-log that is
+// not on the board.
+//
+// A board that does not parse is never overwritten: the write fails with a
+// *CorruptError naming the file.
+package board

@@ -1,0 +1,79 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// NotOnBoardError reports a dispatch whose record is in the spawn-log but
+// whose board write did not happen (spec: Hold and commit, the board write;
+// row R24). Err says why: it matches locking.ErrLockLost when the spawn-log
+// lock was lost before the board's rename (the board write was skipped), or
+// is a *CorruptError or an FS error. `pa board check` names such a dispatch.
+type NotOnBoardError struct {
+	Agent      string
+	DispatchID int
+	Err        error
+}
+
+// Error names the dispatch id and why it is not on the board.
+func (e *NotOnBoardError) Error() string {
+	why := e.Err.Error()
+	if errors.Is(e.Err, locking.ErrLockLost) {
+		why = "the spawn-log lock was lost before the board write, so the board write was skipped"
+	}
+	return fmt.Sprintf("dispatch %d is in the spawn-log but not on the board: %s", e.DispatchID, why)
+}
+
+// Unwrap returns why the board was not written.
+func (e *NotOnBoardError) Unwrap() error { return e.Err }
+
+// OpenDispatch is `pa dispatch open`: it appends a record for agent to its
+// spawn-log under the spawn-log lock ([spawnlog.Append]), then, with that
+// lock still held, puts the dispatch on the agent's board with
+// [locking.Hold.WriteFenced]: the board's own temp file in the board folder,
+// synced, the same fence before its rename (spec: The steps, Hold and
+// commit). opts are the lock's options (timeout, host, clock, OnStep); its
+// AfterCommit, if set, runs after the board write.
+//
+// A board that does not parse is checked before the spawn-log is touched
+// and is never overwritten. Errors: an *estate.AgentError (nothing
+// touched); a *CorruptError for the board or a *spawnlog.CorruptError
+// (nothing written); the lock's errors ([spawnlog.Append]); and, once the
+// record has landed, a *NotOnBoardError naming its id, returned together
+// with the record (it matches locking.ErrLockLost when the lock was lost
+// before the board's rename: row R24).
+func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts locking.Options) (spawnlog.Record, error) {
+	if err := estate.ValidateAgent(agent); err != nil {
+		return spawnlog.Record{}, err
+	}
+	if _, err := Read(fsys, agent); err != nil {
+		return spawnlog.Record{}, err
+	}
+	if err := vfs.MkdirAll(fsys, estate.BoardDir(agent), 0o755); err != nil {
+		return spawnlog.Record{}, err
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	put := func(h *locking.Hold, rec spawnlog.Record) error {
+		b, err := Read(fsys, agent)
+		if err == nil {
+			b.add(Item{DispatchID: rec.ID, Title: rec.Title, AddedAt: now().UTC().Format("2006-01-02T15:04:05.000Z")})
+			err = h.WriteFenced(estate.BoardPath(agent), b.encode())
+		}
+		if err != nil {
+			return &NotOnBoardError{Agent: agent, DispatchID: rec.ID, Err: err}
+		}
+		return nil
+	}
+	return spawnlog.Append(ctx, fsys, agent, title, put, opts)
+}
