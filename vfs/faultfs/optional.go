@@ -1,0 +1,27 @@
+package faultfs
+
+import (
+	"time"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// RenameNoReplace renames oldname to newname unless newname exists, through
+// the wrapped FS's [vfs.RenameNoReplaceFS]; when the wrapped FS lacks it,
+// the call fails with the *os.LinkError wrapping errors.ErrUnsupported of
+// [vfs.RenameNoReplace]. For rules and hooks it is operation [OpRename];
+// injected errors are *os.LinkError with Op "renamenoreplace".
+func (f *FS) RenameNoReplace(oldname, newname string) error {
+	return f.do(Event{Op: OpRename, Name: oldname, NewName: newname}, "renamenoreplace", func() error {
+		return vfs.RenameNoReplace(f.inner, oldname, newname)
+	})
+}
+
+// Chtimes sets the times of name through the wrapped FS's [vfs.ChtimesFS]
+// (operation [OpChtimes]); when the wrapped FS lacks it, the call fails with
+// the *fs.PathError wrapping errors.ErrUnsupported of [vfs.Chtimes].
+func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
+	return f.do(Event{Op: OpChtimes, Name: name}, "chtimes", func() error {
+		return vfs.Chtimes(f.inner, name, atime, mtime)
+	})
+}
