@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -53,7 +54,6 @@ type parsedRecord struct {
 func parseRecord(data []byte) (parsedRecord, bool) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil || raw == nil {
 		return parsedRecord{}, false
 	}
@@ -65,11 +65,8 @@ func parseRecord(data []byte) (parsedRecord, bool) {
 	if !ok {
 		return parsedRecord{}, false
 	}
-	var pid json.Number
-	if err := json.Unmarshal(pidRaw, &pid); err != nil {
-		return parsedRecord{}, false
-	}
-	n, err := pid.Int64()
+	// A plain decimal integer literal: not a string, not 1.0, not 1e3.
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(pidRaw)), 10, 64)
 	if err != nil || n < 1 || n > maxPID {
 		return parsedRecord{}, false
 	}
@@ -78,6 +75,11 @@ func parseRecord(data []byte) (parsedRecord, bool) {
 		v, present := raw[key]
 		if !present {
 			continue
+		}
+		// A string, not null (which json would take as a no-op) and not
+		// any other type: else the lock is unreadable, never broken.
+		if v = bytes.TrimSpace(v); len(v) == 0 || v[0] != '"' {
+			return parsedRecord{}, false
 		}
 		if err := json.Unmarshal(v, dst); err != nil {
 			return parsedRecord{}, false

@@ -1,0 +1,311 @@
+package locking_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/locktest"
+)
+
+// deadLock writes a lock of a dead process of machine m and returns its
+// bytes.
+func deadLock(t *testing.T, e *estate, m *locktest.Machine) []byte {
+	t.Helper()
+	p := m.Spawn()
+	p.Kill()
+	lock := lockJSON(p.PID(), m.Hostname(), true, "deaddeaddeaddeaddeaddead", time.Now().Add(-time.Hour))
+	e.writeRaw(t, lockP, lock)
+	return lock
+}
+
+// stepGate pauses the goroutine that reaches step the first time, until
+// release is closed; reached is closed when it gets there.
+type stepGate struct {
+	step    locking.Step
+	once    sync.Once
+	reached chan struct{}
+	release chan struct{}
+}
+
+func newGate(s locking.Step) *stepGate {
+	return &stepGate{step: s, reached: make(chan struct{}), release: make(chan struct{})}
+}
+
+func (g *stepGate) at(s locking.Step) {
+	if s != g.step {
+		return
+	}
+	first := false
+	g.once.Do(func() { first = true })
+	if first {
+		close(g.reached)
+		<-g.release
+	}
+}
+
+// R09: two breakers at once against a dead-holder lock both run, never
+// together, and leave no lock, claim or broken file. Breaker A stops after
+// its claim; breaker B must see A's live claim and back off (it judges the
+// lock again and again, never passing break:claimed) until A goes on.
+func TestTwoBreakersNeverTogether(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		deadLock(t, e, m)
+		a, b := m.Spawn(), m.Spawn()
+
+		gate := newGate(locking.StepBreakClaimed)
+		optsA := fast(a)
+		optsA.Timeout = 10 * time.Second
+		optsA.OnStep = gate.at
+		doneA := make(chan error)
+		go func() {
+			doneA <- locking.Update(context.Background(), e.fsys, target, appendRecord("a"), optsA)
+		}()
+		<-gate.reached
+
+		var aPaused atomic.Bool
+		aPaused.Store(true)
+		var judged atomic.Int32
+		backedOff := make(chan struct{})
+		var violation atomic.Bool
+		optsB := fast(b)
+		optsB.Timeout = 10 * time.Second
+		optsB.OnStep = func(s locking.Step) {
+			switch s {
+			case locking.StepBreakJudged:
+				if judged.Add(1) == 3 {
+					close(backedOff) // judged again twice: it backed off
+				}
+			case locking.StepBreakClaimed:
+				if aPaused.Load() {
+					violation.Store(true)
+				}
+			}
+		}
+		doneB := make(chan error)
+		go func() {
+			doneB <- locking.Update(context.Background(), e.fsys, target, appendRecord("b"), optsB)
+		}()
+		<-backedOff
+		if violation.Load() {
+			t.Fatal("breaker B passed its claim while A held its claim on the same lock")
+		}
+		aPaused.Store(false)
+		close(gate.release)
+		if err := <-doneA; err != nil {
+			t.Fatalf("A: %v", err)
+		}
+		if err := <-doneB; err != nil {
+			t.Fatalf("B: %v", err)
+		}
+		e.wantRecords(t, "a", "b")
+		e.onlyTarget(t, true)
+	})
+}
+
+// R09 again, with no pause: rounds of four breakers started together
+// against a dead lock; the breaks (claimed..removed) never overlap, every
+// write lands and nothing is left.
+func TestBreakersAtOnceNeverOverlap(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		for round := 0; round < 20; round++ {
+			_ = os.Remove(e.path(target))
+			deadLock(t, e, m)
+			var inBreak, maxIn atomic.Int32
+			var wg sync.WaitGroup
+			errs := make(chan error, 4)
+			start := make(chan struct{})
+			for i := 0; i < 4; i++ {
+				p := m.Spawn()
+				opts := fast(p)
+				opts.Timeout = 10 * time.Second
+				opts.OnStep = func(s locking.Step) {
+					switch s {
+					case locking.StepBreakClaimed:
+						n := inBreak.Add(1)
+						for {
+							old := maxIn.Load()
+							if n <= old || maxIn.CompareAndSwap(old, n) {
+								break
+							}
+						}
+					case locking.StepBreakRemoved, locking.StepBreakMismatch:
+						inBreak.Add(-1)
+					}
+				}
+				wg.Add(1)
+				go func(rec string) {
+					defer wg.Done()
+					<-start
+					errs <- locking.Update(context.Background(), e.fsys, target, appendRecord(rec), opts)
+				}(string(rune('a' + i)))
+			}
+			close(start)
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Fatalf("round %d: %v", round, err)
+				}
+			}
+			if maxIn.Load() > 1 {
+				t.Fatalf("round %d: %d breakers were past their claim at once", round, maxIn.Load())
+			}
+			e.wantRecords(t, "a", "b", "c", "d")
+			e.onlyTarget(t, true)
+		}
+	})
+}
+
+// R10: a breaker that judged a dead lock just before another broke it and
+// took a fresh lock leaves the fresh lock alone: not moved (same inode), its
+// holder's fence still passes. Run twice: with the fresh lock's holder alive,
+// and dead by the time the late breaker confirms (then only the bytes check
+// stands between the late breaker and the fresh lock).
+func TestLateBreakerLeavesFreshLockAlone(t *testing.T) {
+	for _, freshDies := range []bool{false, true} {
+		name := "fresh holder alive"
+		if freshDies {
+			name = "fresh holder dead at confirm"
+		}
+		t.Run(name, func(t *testing.T) {
+			eachClass(t, func(t *testing.T, e *estate) {
+				m := locktest.NewMachine("host-a")
+				deadLock(t, e, m)
+				late, fresh := m.Spawn(), m.Spawn()
+
+				gate := newGate(locking.StepBreakJudged)
+				var mu sync.Mutex
+				var lateSteps []locking.Step
+				optsLate := fast(late)
+				optsLate.Timeout = 50 * time.Millisecond
+				optsLate.OnStep = func(s locking.Step) {
+					mu.Lock()
+					lateSteps = append(lateSteps, s)
+					mu.Unlock()
+					gate.at(s)
+				}
+				doneLate := make(chan error)
+				go func() {
+					_, err := locking.Acquire(context.Background(), e.fsys, target, optsLate)
+					doneLate <- err
+				}()
+				<-gate.reached
+
+				optsFresh := fast(fresh)
+				optsFresh.Timeout = locking.NoWait
+				h, err := locking.Acquire(context.Background(), e.fsys, target, optsFresh)
+				if err != nil {
+					t.Fatalf("fresh: %v", err)
+				}
+				freshBytes := e.readRaw(t, lockP)
+				fi, err := os.Stat(e.path(lockP))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if freshDies {
+					fresh.Kill()
+				}
+				close(gate.release)
+				err = <-doneLate
+
+				mu.Lock()
+				steps := lateSteps
+				mu.Unlock()
+				// The late breaker's first break must end before its
+				// confirm: nothing after break:claimed until it judges again.
+				first := steps[1:]
+				for i, s := range first {
+					if s == locking.StepBreakJudged {
+						first = first[:i]
+						break
+					}
+				}
+				if hasStep(first, locking.StepBreakConfirmed) || hasStep(first, locking.StepBreakRenamed) {
+					t.Fatalf("the late breaker confirmed or moved the fresh lock: %v", steps)
+				}
+				if !freshDies {
+					var te *locking.TimeoutError
+					if !errors.As(err, &te) || te.Holder.PID != fresh.PID() {
+						t.Fatalf("late breaker: err = %v, want a timeout naming the fresh holder", err)
+					}
+					fi2, err := os.Stat(e.path(lockP))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !os.SameFile(fi, fi2) || !bytes.Equal(e.readRaw(t, lockP), freshBytes) {
+						t.Fatal("the fresh lock was moved or changed")
+					}
+					if err := h.Fence(); err != nil {
+						t.Fatalf("the fresh holder's fence: %v", err)
+					}
+					if err := h.Release(); err != nil {
+						t.Fatal(err)
+					}
+				} else if err != nil {
+					// The fresh holder died: the late breaker judges that
+					// lock anew and breaks it by the rules.
+					t.Fatalf("late breaker after the fresh holder died: %v", err)
+				}
+			})
+		})
+	}
+}
+
+// R11: a breaker stalled past any window after its claim keeps every other
+// breaker of that lock waiting; they time out naming the dead holder, unlock
+// refuses while the claim is live (naming the claim's owner), and the
+// breaker finishes alone.
+func TestStalledBreakerBlocksOthers(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		lock := deadLock(t, e, m)
+		stalled := m.Spawn()
+		gate := newGate(locking.StepBreakClaimed)
+		opts := fast(stalled)
+		opts.OnStep = gate.at
+		done := make(chan error)
+		go func() {
+			done <- locking.Update(context.Background(), e.fsys, target, appendRecord("stalled"), opts)
+		}()
+		<-gate.reached
+
+		other := fast(m.Spawn())
+		other.Timeout = 60 * time.Millisecond
+		err := locking.Update(context.Background(), e.fsys, target, appendRecord("other"), other)
+		var te *locking.TimeoutError
+		if !errors.As(err, &te) || te.Holder.State != locking.StateDead {
+			t.Fatalf("other writer: err = %v, want a timeout naming the dead holder", err)
+		}
+		held, err := locking.Inspect(e.fsys, target, other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		err = locking.Unlock(context.Background(), e.fsys, target, held, false, other)
+		var be *locking.BusyError
+		if !errors.As(err, &be) || be.Claim.PID != stalled.PID() {
+			t.Fatalf("unlock: err = %v, want a *BusyError naming pid %d", err, stalled.PID())
+		}
+		if waited := time.Since(start); waited < 100*time.Millisecond {
+			t.Errorf("unlock gave up after %v, want the busy-wait (100ms here)", waited)
+		}
+		if !bytes.Equal(e.readRaw(t, lockP), lock) {
+			t.Fatal("the dead lock changed while the stalled breaker held its claim")
+		}
+		close(gate.release)
+		if err := <-done; err != nil {
+			t.Fatalf("stalled breaker: %v", err)
+		}
+		e.wantRecords(t, "stalled")
+		e.onlyTarget(t, true)
+	})
+}
