@@ -4,7 +4,7 @@ import "strings"
 
 // ShellQuote returns s as one word for a POSIX shell: unchanged when it is
 // made only of letters, digits and -_.,:@%+= (and not empty), otherwise in
-// single quotes with each ' written as '\''. Messages use it so that the
+// single quotes with each ' written as '\”. Messages use it so that the
 // command they name can be pasted as it is.
 func ShellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:@%+=") == "" {

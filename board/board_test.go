@@ -1,0 +1,172 @@
+package board_test
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/spawnlog"
+)
+
+func opts() locking.Options { return locking.Options{Timeout: 2 * time.Second} }
+
+// OpenDispatch puts every dispatch on the board under the spawn-log lock,
+// and leaves nothing beside spawn-log.json, the board folder and board.json.
+func TestOpenDispatchPatchesTheBoard(t *testing.T) {
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		for i := 1; i <= 3; i++ {
+			r, err := board.OpenDispatch(context.Background(), e.FS, "demo", "job", opts())
+			if err != nil || r.ID != i {
+				t.Fatalf("OpenDispatch #%d = %+v, %v; want id %d", i, r, err, i)
+			}
+		}
+		b, err := board.Read(e.FS, "demo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int
+		for _, it := range b.Items {
+			ids = append(ids, it.DispatchID)
+			if it.Title != "job" || it.AddedAt == "" {
+				t.Errorf("item %+v; want title job and an addedAt", it)
+			}
+		}
+		if !slices.Equal(ids, []int{1, 2, 3}) {
+			t.Errorf("board items %v; want 1, 2, 3", ids)
+		}
+		want := []string{"board/", "board/board.json", "spawn-log.json"}
+		if got := estatetest.Files(t, filepath.Join(e.Dir, "agents", "demo")); !slices.Equal(got, want) {
+			t.Errorf("agent folder holds %q; want %q", got, want)
+		}
+		if p, err := board.Check(e.FS, "demo", board.CheckOptions{}); err != nil || len(p) != 0 {
+			t.Errorf("Check = %+v, %v; want no problem", p, err)
+		}
+	})
+}
+
+// A board that does not parse is never overwritten, and the spawn-log is
+// not touched either (the board is checked first).
+func TestCorruptBoardIsNeverOverwritten(t *testing.T) {
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		for _, doc := range []string{"", "{", `{"version":9,"items":[]}`, `{"version":1,"items":[{"title":"no id"}]}`} {
+			writeFile(t, e, estate.BoardPath("demo"), doc)
+			before := estatetest.Snapshot(t, e.Dir)
+			_, err := board.OpenDispatch(context.Background(), e.FS, "demo", "x", opts())
+			var ce *board.CorruptError
+			if !errors.As(err, &ce) || ce.Path != estate.BoardPath("demo") || !strings.Contains(err.Error(), "board.json") {
+				t.Errorf("board %q: OpenDispatch = %v; want a *board.CorruptError naming the board", doc, err)
+			}
+			if after := estatetest.Snapshot(t, e.Dir); !maps.Equal(before, after) {
+				t.Errorf("board %q: the estate changed: %q -> %q", doc, before, after)
+			}
+		}
+	})
+}
+
+// Row R24: the lock is lost between the spawn-log commit and the board
+// write (a forced unlock and a new holder, done at commit:renamed): the
+// board write is skipped, the error names the dispatch id, the record is in
+// the spawn-log, the new holder's lock is left in place, and Check names
+// the dispatch as not on the board.
+func TestBoardWriteAfterTheLockIsLost(t *testing.T) {
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		ctx := context.Background()
+		if _, err := board.OpenDispatch(ctx, e.FS, "demo", "first", opts()); err != nil {
+			t.Fatal(err)
+		}
+		logName := estate.SpawnLogPath("demo")
+		var newer *locking.Hold
+		o := opts()
+		o.OnStep = func(s locking.Step) {
+			if s != locking.StepCommitRenamed {
+				return
+			}
+			// The holder pauses here; an operator forces its lock out and
+			// a new writer takes the lock.
+			h, err := locking.Inspect(e.FS, logName, opts())
+			if err != nil {
+				t.Errorf("Inspect at commit:renamed: %v", err)
+				return
+			}
+			if err := locking.Unlock(ctx, e.FS, logName, h, true, opts()); err != nil {
+				t.Errorf("Unlock --force: %v", err)
+				return
+			}
+			if newer, err = locking.Acquire(ctx, e.FS, logName, opts()); err != nil {
+				t.Errorf("the new holder's Acquire: %v", err)
+			}
+		}
+		rec, err := board.OpenDispatch(ctx, e.FS, "demo", "second", o)
+		if newer == nil {
+			t.Fatalf("commit:renamed was never reached (err %v)", err)
+		}
+		var nb *board.NotOnBoardError
+		if !errors.As(err, &nb) || !errors.Is(err, locking.ErrLockLost) || nb.DispatchID != 2 || rec.ID != 2 {
+			t.Fatalf("OpenDispatch = %+v, %v; want record 2 and a *NotOnBoardError for dispatch 2 matching ErrLockLost", rec, err)
+		}
+		if !strings.Contains(err.Error(), "dispatch 2 ") {
+			t.Errorf("error %q does not name dispatch 2", err)
+		}
+		if h, err := locking.Inspect(e.FS, logName, opts()); err != nil || h.Token != newer.Token() {
+			t.Errorf("the lock after the skipped board write: %+v, %v; want the new holder's (token %s)", h, err, newer.Token())
+		}
+		if err := newer.Release(); err != nil {
+			t.Errorf("the new holder's Release: %v", err)
+		}
+		log, err := spawnlog.Read(e.FS, "demo")
+		if err != nil || len(log.Records) != 2 || log.Records[1].Title != "second" {
+			t.Errorf("spawn-log = %+v, %v; want records 1 and 2", log, err)
+		}
+		b, err := board.Read(e.FS, "demo")
+		if err != nil || b.Has(2) || !b.Has(1) {
+			t.Errorf("board = %+v, %v; want dispatch 1 only", b, err)
+		}
+		if got := estatetest.Files(t, filepath.Join(e.Dir, "agents", "demo", "board")); !slices.Equal(got, []string{"board.json"}) {
+			t.Errorf("board folder holds %q; want only board.json (the skipped write's temp removed)", got)
+		}
+		probs, err := board.Check(e.FS, "demo", board.CheckOptions{})
+		if err != nil || len(probs) != 1 || probs[0].Kind != board.KindNotOnBoard || probs[0].DispatchID != 2 {
+			t.Fatalf("Check = %+v, %v; want one not-on-board problem for dispatch 2", probs, err)
+		}
+		if line := probs[0].Line(); !strings.HasPrefix(line, "dispatch 2 is in agents/demo/spawn-log.json but not on the board") {
+			t.Errorf("line %q; want it to name dispatch 2", line)
+		}
+	})
+}
+
+func TestBadAgentTouchesNothing(t *testing.T) {
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		for _, agent := range []string{"../x", "a/b", ".hidden", "", strings.Repeat("x", 300), "a\x00b"} {
+			if _, err := board.OpenDispatch(context.Background(), e.FS, agent, "x", opts()); !errors.Is(err, estate.ErrInvalidAgent) {
+				t.Errorf("OpenDispatch(agent %.40q) = %v; want estate.ErrInvalidAgent", agent, err)
+			}
+			if _, err := board.Check(e.FS, agent, board.CheckOptions{}); !errors.Is(err, estate.ErrInvalidAgent) {
+				t.Errorf("Check(agent %.40q) = %v; want estate.ErrInvalidAgent", agent, err)
+			}
+		}
+		if got := estatetest.Files(t, e.Dir); len(got) != 0 {
+			t.Errorf("the estate holds %q; want nothing", got)
+		}
+	})
+}
+
+func writeFile(t *testing.T, e *estatetest.Estate, name, content string) {
+	t.Helper()
+	p := filepath.Join(e.Dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

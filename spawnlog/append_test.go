@@ -1,0 +1,227 @@
+package spawnlog_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/spawnlog"
+)
+
+// opts are short lock options for tests: a 2 s timeout is never reached by
+// a free or dead lock, and fails fast if something holds it by mistake.
+func opts() locking.Options { return locking.Options{Timeout: 2 * time.Second} }
+
+func appendN(t *testing.T, e *estatetest.Estate, agent string, n int) []spawnlog.Record {
+	t.Helper()
+	var recs []spawnlog.Record
+	for i := range n {
+		r, err := spawnlog.Append(context.Background(), e.FS, agent, "t"+string(rune('a'+i)), nil, opts())
+		if err != nil {
+			t.Fatalf("Append #%d: %v", i, err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+func TestAppendAllocatesIDsInOrder(t *testing.T) {
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		recs := appendN(t, e, "demo", 3)
+		for i, r := range recs {
+			if r.ID != i+1 || r.Agent != "demo" || r.PID != os.Getpid() {
+				t.Errorf("record %d = %+v; want id %d, agent demo, pid %d", i, r, i+1, os.Getpid())
+			}
+		}
+		log, err := spawnlog.Read(e.FS, "demo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(log.Records, recs) || log.NextID != 4 {
+			t.Errorf("Read = %+v; want the 3 records appended and nextId 4", log)
+		}
+		if got := estatetest.Files(t, filepath.Join(e.Dir, "agents", "demo")); !slices.Equal(got, []string{"spawn-log.json"}) {
+			t.Errorf("agent folder holds %q; want only spawn-log.json", got)
+		}
+	})
+}
+
+func TestAppendRecordFieldsComeFromTheOptions(t *testing.T) {
+	e := estatetest.New(t, estatetest.Classes[0])
+	p := locktest.NewMachine("box").Spawn()
+	at := time.Date(2026, 11, 29, 15, 42, 59, 123e6, time.FixedZone("x", 3600))
+	o := opts()
+	o.Host, o.Now = p, func() time.Time { return at }
+	r, err := spawnlog.Append(context.Background(), e.FS, "demo", "hello", nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := spawnlog.Record{ID: 1, Agent: "demo", Title: "hello", OpenedAt: "2026-11-29T14:42:59.123Z", PID: p.PID(), Hostname: "box"}
+	if r != want {
+		t.Errorf("Append = %+v; want %+v", r, want)
+	}
+}
+
+// Ids are distinct forever: writers in parallel never share one, and an id
+// above nextId (a hand edit) or a nextId above every id is respected.
+func TestAppendIDsDistinct(t *testing.T) {
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		const writers, each = 8, 5
+		var wg sync.WaitGroup
+		errs := make(chan error, writers*each)
+		for range writers {
+			wg.Go(func() {
+				for range each {
+					_, err := spawnlog.Append(context.Background(), e.FS, "demo", "", nil, locking.Options{Timeout: 20 * time.Second})
+					errs <- err
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("Append: %v", err)
+			}
+		}
+		log, err := spawnlog.Read(e.FS, "demo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int
+		for _, r := range log.Records {
+			ids = append(ids, r.ID)
+		}
+		slices.Sort(ids)
+		if len(ids) != writers*each || ids[0] != 1 || ids[len(ids)-1] != writers*each || len(slices.Compact(ids)) != writers*each {
+			t.Errorf("ids = %v; want 1..%d, each once", ids, writers*each)
+		}
+	})
+}
+
+func TestAppendRespectsNextIDAndHigherIDs(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		want      int
+	}{
+		{"nextId above every id", `{"version":1,"nextId":10,"records":[{"id":3}]}`, 10},
+		{"an id above nextId", `{"version":1,"nextId":5,"records":[{"id":12}]}`, 13},
+		{"no nextId", `{"version":1,"records":[{"id":4},{"id":2}]}`, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := estatetest.New(t, estatetest.Classes[0])
+			writeFile(t, e, estate.SpawnLogPath("demo"), tt.doc)
+			r, err := spawnlog.Append(context.Background(), e.FS, "demo", "", nil, opts())
+			if err != nil || r.ID != tt.want {
+				t.Errorf("Append = %+v, %v; want id %d", r, err, tt.want)
+			}
+		})
+	}
+}
+
+// A field this version does not know, in a record, survives a rewrite.
+func TestAppendKeepsUnknownRecordFields(t *testing.T) {
+	e := estatetest.New(t, estatetest.Classes[0])
+	writeFile(t, e, estate.SpawnLogPath("demo"), `{"version":1,"nextId":2,"records":[{"id":1,"agent":"demo","future":{"x":[1,2]}}]}`)
+	if _, err := spawnlog.Append(context.Background(), e.FS, "demo", "", nil, opts()); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(estate.SpawnLogPath("demo"))))
+	if !strings.Contains(string(b), `"future": {`) {
+		t.Errorf("spawn-log after the append:\n%s\nwant the record's unknown field kept", b)
+	}
+}
+
+// A spawn-log that does not parse, or has an unknown version, is never
+// overwritten: the write fails with a *CorruptError naming the file, and
+// the file keeps its bytes; nothing is left beside it.
+func TestCorruptSpawnLogIsNeverOverwritten(t *testing.T) {
+	corrupt := map[string]string{
+		"empty":            "",
+		"not json":         "not json",
+		"cut short":        `{"version":1,"nextId":2,"records":[{"id":1}`,
+		"an array":         `[]`,
+		"null":             `null`,
+		"unknown version":  `{"version":2,"nextId":1,"records":[]}`,
+		"no version":       `{"nextId":1,"records":[]}`,
+		"no records":       `{"version":1,"nextId":1}`,
+		"a record no id":   `{"version":1,"nextId":1,"records":[{"agent":"x"}]}`,
+		"a string id":      `{"version":1,"nextId":1,"records":[{"id":"1"}]}`,
+		"unknown field":    `{"version":1,"nextId":1,"records":[],"extra":true}`,
+		"trailing data":    `{"version":1,"nextId":1,"records":[]} {}`,
+		"binary":           "\x00\x01\xff\xfe",
+		"a record is null": `{"version":1,"nextId":1,"records":[null]}`,
+	}
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		for name, doc := range corrupt {
+			agent := strings.ReplaceAll(name, " ", "-")
+			writeFile(t, e, estate.SpawnLogPath(agent), doc)
+			_, err := spawnlog.Append(context.Background(), e.FS, agent, "x", nil, opts())
+			var ce *spawnlog.CorruptError
+			if !errors.As(err, &ce) || !errors.Is(err, spawnlog.ErrCorrupt) || ce.Path != estate.SpawnLogPath(agent) {
+				t.Errorf("%s: Append = %v; want a *CorruptError for %s", name, err, estate.SpawnLogPath(agent))
+				continue
+			}
+			if !strings.Contains(err.Error(), estate.SpawnLogPath(agent)) {
+				t.Errorf("%s: error %q does not name the file", name, err)
+			}
+			b, _ := os.ReadFile(filepath.Join(e.Dir, "agents", agent, "spawn-log.json"))
+			if string(b) != doc {
+				t.Errorf("%s: spawn-log is now %q; want it byte for byte %q", name, b, doc)
+			}
+			if got := estatetest.Files(t, filepath.Join(e.Dir, "agents", agent)); !slices.Equal(got, []string{"spawn-log.json"}) {
+				t.Errorf("%s: agent folder holds %q; want only spawn-log.json", name, got)
+			}
+			if _, err := spawnlog.Read(e.FS, agent); !errors.As(err, &ce) {
+				t.Errorf("%s: Read = %v; want a *CorruptError", name, err)
+			}
+		}
+	})
+}
+
+// A bad agent name is a usage error that touches nothing: the estate stays
+// empty. A 240-character name works.
+func TestAgentNames(t *testing.T) {
+	bad := []string{"../x", "a/b", ".hidden", "", strings.Repeat("x", 300), "a\x00b", ".", "..", `a\b`}
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		for _, agent := range bad {
+			_, err := spawnlog.Append(context.Background(), e.FS, agent, "x", nil, opts())
+			if !errors.Is(err, estate.ErrInvalidAgent) {
+				t.Errorf("Append(agent %.40q) = %v; want an error matching estate.ErrInvalidAgent", agent, err)
+			}
+			if _, err := spawnlog.Read(e.FS, agent); !errors.Is(err, estate.ErrInvalidAgent) {
+				t.Errorf("Read(agent %.40q) = %v; want an error matching estate.ErrInvalidAgent", agent, err)
+			}
+		}
+		if got := estatetest.Files(t, e.Dir); len(got) != 0 {
+			t.Errorf("the estate holds %q after bad agent names; want nothing", got)
+		}
+		long := strings.Repeat("a", 240)
+		recs := appendN(t, e, long, 2)
+		if recs[1].ID != 2 || recs[1].Agent != long {
+			t.Errorf("a 240-character agent: records %+v; want ids 1 and 2", recs)
+		}
+	})
+}
+
+func writeFile(t *testing.T, e *estatetest.Estate, name, content string) {
+	t.Helper()
+	p := filepath.Join(e.Dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
