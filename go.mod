@@ -3,6 +3,6 @@ module github.com/pa-toolkit/pa
 go 1.26.8
 
 require (
-	github.com/alecthomas/kong v1.17.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
+	github.com/alecthomas/kong v1.17.0
+	golang.org/x/sys v0.50.0
 )

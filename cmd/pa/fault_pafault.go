@@ -1,0 +1,59 @@
+//go:build pafault
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/nolinkfs"
+)
+
+// This file is built only with -tags pafault, for tests of the real binary.
+// The shipped pa contains none of it.
+//
+//   - PA_FAULT_LINK_ERRNO=ENOTSUP|EPERM|EOPNOTSUPP wraps the estate in
+//     nolinkfs: every link() fails with that errno (the no-hard-links class).
+//   - PA_FAULT_STEP=<step> (a locking.Step name, e.g. commit:renamed) kills
+//     this process with SIGKILL (TerminateProcess on Windows) the first time
+//     the lock reaches that step.
+
+// faultFS wraps fsys in nolinkfs when PA_FAULT_LINK_ERRNO is set.
+func faultFS(fsys vfs.FS) (vfs.FS, error) {
+	name := os.Getenv("PA_FAULT_LINK_ERRNO")
+	if name == "" {
+		return fsys, nil
+	}
+	errno, err := nolinkfs.ParseErrno(name)
+	if err != nil {
+		return nil, fmt.Errorf("PA_FAULT_LINK_ERRNO: %w", err)
+	}
+	return nolinkfs.New(fsys, errno), nil
+}
+
+// faultStep returns an OnStep that kills the process at PA_FAULT_STEP.
+func faultStep() func(locking.Step) {
+	want := locking.Step(os.Getenv("PA_FAULT_STEP"))
+	if want == "" {
+		return nil
+	}
+	if !slices.Contains(locking.Steps, want) {
+		fmt.Fprintf(os.Stderr, "pa: PA_FAULT_STEP %q is not a step of the lock\n", want)
+		os.Exit(exitUsage)
+	}
+	return func(s locking.Step) {
+		if s != want {
+			return
+		}
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			_ = p.Kill() // SIGKILL on Unix
+		}
+		for {
+			time.Sleep(time.Hour) // the kill is on its way; never go past the step
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/spawnlog"
+)
+
+// listCmd is `pa dispatch list`.
+type listCmd struct {
+	Agent string `help:"List this agent's dispatches only (default: every agent)." env:"PA_AGENT" placeholder:"NAME"`
+	JSON  bool   `name:"json" help:"Print the records as one JSON array."`
+}
+
+// Help is the command's long help.
+func (c *listCmd) Help() string {
+	return `Reads the spawn-logs (without the lock: a commit is a rename, so a reader sees
+one whole version) and prints one dispatch a line, tab-separated:
+agent, id, openedAt, title (values escaped for the terminal). --json prints
+the records as one JSON array. Writes nothing.
+
+Exit codes: 0 listed; 1 usage or bad input (a bad agent name, a spawn-log that
+does not parse).
+
+Example:
+  pa dispatch list --agent demo`
+}
+
+// Run lists the records.
+func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
+	if c.Agent != "" {
+		if err := checkAgent(c.Agent); err != nil {
+			return err
+		}
+	}
+	fsys, closeFS, err := g.openEstate()
+	if err != nil {
+		return err
+	}
+	defer closeFS()
+	agents, err := agentsOf(fsys, c.Agent)
+	if err != nil {
+		return err
+	}
+	records := []spawnlog.Record{}
+	for _, agent := range agents {
+		log, err := spawnlog.Read(fsys, agent)
+		if err != nil {
+			return inputError(err)
+		}
+		records = append(records, log.Records...)
+	}
+	if c.JSON {
+		b, _ := json.Marshal(records)
+		_, err := fmt.Fprintf(out.stdout, "%s\n", b)
+		return err
+	}
+	for _, r := range records {
+		if _, err := fmt.Fprintf(out.stdout, "%s\t%d\t%s\t%s\n", locking.DisplayValue(r.Agent), r.ID,
+			locking.DisplayValue(r.OpenedAt), locking.DisplayValue(r.Title)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

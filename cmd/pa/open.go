@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/spawnlog"
+)
+
+// openCmd is `pa dispatch open`.
+type openCmd struct {
+	Agent string        `help:"The agent (one safe folder name)." env:"PA_AGENT" required:"" placeholder:"NAME"`
+	Title string        `help:"The dispatch's title." placeholder:"T"`
+	JSON  bool          `name:"json" help:"Print the whole record as JSON instead of the id alone."`
+	Wait  time.Duration `help:"How long to wait for a held lock (0: fail at once; default ${default})." default:"10s" placeholder:"DURATION"`
+}
+
+// Help is the command's long help.
+func (c *openCmd) Help() string {
+	return `Appends a record to agents/<agent>/spawn-log.json under the spawn-log lock,
+with a fresh id, and puts the dispatch on agents/<agent>/board/board.json while
+the lock is still held. Prints the new id alone on stdout (--json: the record).
+
+A lock held by a live process is never broken: after --wait, open fails with
+one line naming the holder and the pa dispatch unlock command that clears it.
+
+Exit codes: 0 recorded; 1 usage or bad input (a bad agent name, a spawn-log or
+board that does not parse: nothing is written); 2 the lock is held (nothing is
+written), or the lock was lost before the board write (the record is in the
+spawn-log, the line names its id).
+
+Example:
+  pa dispatch open --agent demo --title "first dispatch"`
+}
+
+// Run records the dispatch.
+func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
+	if err := checkAgent(c.Agent); err != nil {
+		return err
+	}
+	opts, err := lockOptions(c.Wait)
+	if err != nil {
+		return err
+	}
+	fsys, closeFS, err := g.openEstate()
+	if err != nil {
+		return err
+	}
+	defer closeFS()
+
+	rec, err := board.OpenDispatch(ctx, fsys, c.Agent, c.Title, opts)
+	var nb *board.NotOnBoardError
+	switch {
+	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
+		return fail(exitProblem, "%s was lost before the board write: dispatch %d is in the spawn-log but not on the board; pa board check --agent %s names it",
+			lockDisplay(c.Agent), nb.DispatchID, board.ShellQuote(c.Agent))
+	case errors.As(err, &nb):
+		return fail(exitProblem, "dispatch %d is in %s but not on the board: %s",
+			nb.DispatchID, estate.Display(c.Agent, estate.SpawnLogPath(c.Agent)), locking.DisplayValue(nb.Err.Error()))
+	case errors.Is(err, locking.ErrLockLost):
+		// Fenced out again and again until the wait ran out: name whoever
+		// holds the lock now.
+		h, ierr := locking.Inspect(fsys, estate.SpawnLogPath(c.Agent), opts)
+		if ierr == nil {
+			return fail(exitProblem, "%s held by %s: this writer lost its lock and gave up after %s; nothing was written; %s",
+				lockDisplay(c.Agent), h.Describe(), locking.FormatAge(c.Wait), clearWith(c.Agent, h))
+		}
+		if errors.Is(ierr, fs.ErrNotExist) {
+			return fail(exitProblem, "%s: this writer lost its lock and gave up after %s; nothing was written; the lock is free now, try again",
+				lockDisplay(c.Agent), locking.FormatAge(c.Wait))
+		}
+		return lockError(c.Agent, err)
+	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent):
+		return inputError(err)
+	case err != nil:
+		return lockError(c.Agent, err)
+	}
+	if c.JSON {
+		b, _ := json.Marshal(rec)
+		_, err = fmt.Fprintf(out.stdout, "%s\n", b)
+		return err
+	}
+	_, err = fmt.Fprintf(out.stdout, "%d\n", rec.ID)
+	return err
+}
