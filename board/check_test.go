@@ -91,7 +91,7 @@ func TestCheckReportsALockHeldPastTheStaleWindow(t *testing.T) {
 				if after := estatetest.Snapshot(t, e.Dir); !maps.Equal(before, after) {
 					t.Errorf("%s: Check changed the estate", tt.name)
 				}
-				})
+			})
 		})
 	}
 }

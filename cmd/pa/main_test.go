@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs/osfs"
+)
+
+// The tests of this package run the real binary: TestMain builds pa once
+// (the shipped build) and once with -tags pafault (the test build that can
+// refuse link() and kill itself at a step).
+var (
+	paBin      string // go build
+	paFaultBin string // go build -tags pafault
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "^$" {
+		// A child of locktest.DeadPID: it only has to exit.
+		os.Exit(m.Run())
+	}
+	dir, err := os.MkdirTemp("", "pa-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := func() int {
+		defer os.RemoveAll(dir)
+		exe := ""
+		if runtime.GOOS == "windows" {
+			exe = ".exe"
+		}
+		paBin = filepath.Join(dir, "pa"+exe)
+		paFaultBin = filepath.Join(dir, "pa-fault"+exe)
+		for _, b := range []struct{ out, tags string }{{paBin, ""}, {paFaultBin, "pafault"}} {
+			cmd := exec.Command(goTool(), "build", "-tags="+b.tags, "-o", b.out, ".")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				fmt.Fprintf(os.Stderr, "building pa (tags %q): %v\n%s", b.tags, err, out)
+				return 1
+			}
+		}
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+// goTool is the go command of the toolchain running the tests.
+func goTool() string {
+	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+		return p
+	}
+	return "go"
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// binClass is one column of the spec's table for the real binary: links
+// (the shipped build) or nolinks (the pafault build with
+// PA_FAULT_LINK_ERRNO).
+type binClass struct {
+	name  string
+	bin   func() string
+	errno string // PA_FAULT_LINK_ERRNO, "" for none
+}
+
+var binClasses = []binClass{
+	{"links", func() string { return paBin }, ""},
+	{"nolinks", func() string { return paFaultBin }, "ENOTSUP"},
+}
+
+// eachBinClass runs fn as one subtest per class.
+func eachBinClass(t *testing.T, fn func(t *testing.T, c binClass)) {
+	t.Helper()
+	for _, c := range binClasses {
+		t.Run(c.name, func(t *testing.T) { fn(t, c) })
+	}
+}
+
+// result is one run of pa.
+type result struct {
+	code           int
+	stdout, stderr string
+	took           time.Duration
+}
+
+// command is pa with args against the estate home, in the class's build,
+// with a clean environment (no PA_* from the caller) plus env.
+func (c binClass) command(home string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.Command(c.bin(), append([]string{"--home", home}, args...)...)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PA_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	if c.errno != "" {
+		cmd.Env = append(cmd.Env, "PA_FAULT_LINK_ERRNO="+c.errno)
+	}
+	cmd.Env = append(cmd.Env, env...)
+	return cmd
+}
+
+// run runs pa and waits for it.
+func (c binClass) run(t *testing.T, home string, args ...string) result {
+	t.Helper()
+	return runCmd(t, c.command(home, nil, args...))
+}
+
+func runCmd(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	default:
+		t.Fatalf("running %v: %v", cmd.Args, err)
+	}
+	return r
+}
+
+// runMany starts n runs of pa at once and waits for all of them.
+func (c binClass) runMany(t *testing.T, n int, home string, args func(i int) []string) []result {
+	t.Helper()
+	results := make([]result, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		cmd := c.command(home, nil, args(i)...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		wg.Go(func() {
+			<-start
+			err := cmd.Run()
+			results[i] = result{stdout: stdout.String(), stderr: stderr.String(), code: exitCodeOf(err)}
+		})
+	}
+	close(start)
+	wg.Wait()
+	return results
+}
+
+func exitCodeOf(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// lockJSON is a lock's content, as a holder writes it.
+func lockJSON(pid int, host string, acquiredAt time.Time) string {
+	b, _ := json.Marshal(map[string]any{"pid": pid, "hostname": host, "token": strings.Repeat("5a", 12),
+		"acquiredAt": acquiredAt.UTC().Format("2006-01-02T15:04:05.000Z")})
+	return string(b)
+}
+
+// hostname is this host's, as the lock records it.
+func hostname() string { return locking.OSHost().Hostname() }
+
+// writeFile writes content at the slash name under home, folders included.
+func writeFile(t *testing.T, home, name, content string) {
+	t.Helper()
+	p := filepath.Join(home, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, home, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(home, filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkEstate checks agent's spawn-log and board after every writer
+// exited 0: the ids are exactly want, each record is on the board, and the
+// agent folder holds nothing but spawn-log.json and board/board.json.
+func checkEstate(t *testing.T, home, agent string, want []int) {
+	t.Helper()
+	o, err := osfs.New(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	log, err := spawnlog.Read(o, agent)
+	if err != nil {
+		t.Fatalf("reading the spawn-log: %v", err)
+	}
+	b, err := board.Read(o, agent)
+	if err != nil {
+		t.Fatalf("reading the board: %v", err)
+	}
+	var ids []int
+	for _, r := range log.Records {
+		ids = append(ids, r.ID)
+		if !b.Has(r.ID) {
+			t.Errorf("dispatch %d is in the spawn-log but not on the board", r.ID)
+		}
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, want) {
+		t.Errorf("spawn-log ids %v; want %v", ids, want)
+	}
+	if len(b.Items) != len(want) {
+		t.Errorf("board has %d items; want %d", len(b.Items), len(want))
+	}
+	left := estatetest.Files(t, filepath.Join(home, "agents", agent))
+	if wantLeft := []string{"board/", "board/board.json", "spawn-log.json"}; !slices.Equal(left, wantLeft) {
+		t.Errorf("agent folder holds %q; want only %q", left, wantLeft)
+	}
+}
+
+// ids parses the ids printed by successful opens.
+func ids(t *testing.T, results []result) []int {
+	t.Helper()
+	var out []int
+	for i, r := range results {
+		if r.code != 0 {
+			t.Errorf("open #%d exited %d; want 0 (stderr %q)", i, r.code, r.stderr)
+			continue
+		}
+		id, err := strconv.Atoi(strings.TrimSpace(r.stdout))
+		if err != nil || r.stdout != strconv.Itoa(id)+"\n" {
+			t.Errorf("open #%d printed %q; want the id alone", i, r.stdout)
+			continue
+		}
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func seq(from, to int) []int {
+	var s []int
+	for i := from; i <= to; i++ {
+		s = append(s, i)
+	}
+	return s
+}
