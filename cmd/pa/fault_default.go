@@ -12,4 +12,4 @@ import (
 func faultFS(fsys vfs.FS) (vfs.FS, error) { return fsys, nil }
 
 // faultStep is nil: the shipped pa never sets OnStep.
-func faultStep() func(locking.Step) { return nil }
+func faultStep() (func(locking.Step), error) { return nil, nil }

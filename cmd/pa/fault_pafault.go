@@ -35,15 +35,15 @@ func faultFS(fsys vfs.FS) (vfs.FS, error) {
 	return nolinkfs.New(fsys, errno), nil
 }
 
-// faultStep returns an OnStep that kills the process at PA_FAULT_STEP.
-func faultStep() func(locking.Step) {
+// faultStep returns an OnStep that kills the process at PA_FAULT_STEP, or
+// an error when that is not a step of the lock.
+func faultStep() (func(locking.Step), error) {
 	want := locking.Step(os.Getenv("PA_FAULT_STEP"))
 	if want == "" {
-		return nil
+		return nil, nil
 	}
 	if !slices.Contains(locking.Steps, want) {
-		fmt.Fprintf(os.Stderr, "pa: PA_FAULT_STEP %q is not a step of the lock\n", want)
-		os.Exit(exitUsage)
+		return nil, fmt.Errorf("PA_FAULT_STEP %q is not a step of the lock", want)
 	}
 	return func(s locking.Step) {
 		if s != want {
@@ -55,5 +55,5 @@ func faultStep() func(locking.Step) {
 		for {
 			time.Sleep(time.Hour) // the kill is on its way; never go past the step
 		}
-	}
+	}, nil
 }

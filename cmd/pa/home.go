@@ -59,7 +59,12 @@ func checkAgent(agent string) error {
 // lockOptions are the lock's options for a command that waits --wait for
 // the lock: 0 fails at once when it is held (locking.NoWait).
 func lockOptions(wait time.Duration) (locking.Options, error) {
-	o := locking.Options{OnStep: faultStep()}
+	var o locking.Options
+	onStep, err := faultStep()
+	if err != nil {
+		return o, fail(exitUsage, "%v", err)
+	}
+	o.OnStep = onStep
 	switch {
 	case wait < 0:
 		return o, fail(exitUsage, "--wait %s: want a duration of 0 or more", wait)

@@ -270,3 +270,12 @@ func seq(from, to int) []int {
 	}
 	return s
 }
+
+// chtimes sets the access and modification times of the slash name under
+// home.
+func chtimes(t *testing.T, home, name string, at time.Time) {
+	t.Helper()
+	if err := os.Chtimes(filepath.Join(home, filepath.FromSlash(name)), at, at); err != nil {
+		t.Fatal(err)
+	}
+}

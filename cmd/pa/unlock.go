@@ -41,6 +41,10 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 			return err
 		}
 	}
+	opts, err := lockOptions(0) // unlock waits only for a busy claim (1 s)
+	if err != nil {
+		return err
+	}
 	fsys, closeFS, err := g.openEstate()
 	if err != nil {
 		return err
@@ -50,7 +54,6 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if err != nil {
 		return err
 	}
-	opts := locking.Options{OnStep: faultStep()}
 	code, found := exitOK, 0
 	for _, agent := range agents {
 		name := estate.SpawnLogPath(agent)
