@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -74,7 +75,7 @@ func TestTwoBreakersNeverTogether(t *testing.T) {
 		aPaused.Store(true)
 		var judged atomic.Int32
 		backedOff := make(chan struct{})
-		var violation atomic.Bool
+		violation := make(chan struct{}, 1)
 		optsB := fast(b)
 		optsB.Timeout = 10 * time.Second
 		optsB.OnStep = func(s locking.Step) {
@@ -85,17 +86,26 @@ func TestTwoBreakersNeverTogether(t *testing.T) {
 				}
 			case locking.StepBreakClaimed:
 				if aPaused.Load() {
-					violation.Store(true)
+					violation <- struct{}{}
 				}
 			}
 		}
-		doneB := make(chan error)
+		doneB := make(chan error, 1)
 		go func() {
 			doneB <- locking.Update(context.Background(), e.fsys, target, appendRecord("b"), optsB)
 		}()
-		<-backedOff
-		if violation.Load() {
+		select {
+		case <-backedOff:
+		case <-violation:
+			aPaused.Store(false)
+			close(gate.release)
+			<-doneA
 			t.Fatal("breaker B passed its claim while A held its claim on the same lock")
+		case err := <-doneB:
+			aPaused.Store(false)
+			close(gate.release)
+			<-doneA
+			t.Fatalf("breaker B finished (%v) while A held its claim on the same lock", err)
 		}
 		aPaused.Store(false)
 		close(gate.release)
@@ -220,14 +230,11 @@ func TestLateBreakerLeavesFreshLockAlone(t *testing.T) {
 				mu.Lock()
 				steps := lateSteps
 				mu.Unlock()
-				// The late breaker's first break must end before its
-				// confirm: nothing after break:claimed until it judges again.
-				first := steps[1:]
-				for i, s := range first {
-					if s == locking.StepBreakJudged {
-						first = first[:i]
-						break
-					}
+				// The late breaker's first break (from its first
+				// break:judged to its next) must end before its confirm.
+				first := steps[slices.Index(steps, locking.StepBreakJudged)+1:]
+				if i := slices.Index(first, locking.StepBreakJudged); i >= 0 {
+					first = first[:i]
 				}
 				if hasStep(first, locking.StepBreakConfirmed) || hasStep(first, locking.StepBreakRenamed) {
 					t.Fatalf("the late breaker confirmed or moved the fresh lock: %v", steps)
@@ -307,5 +314,67 @@ func TestStalledBreakerBlocksOthers(t *testing.T) {
 		}
 		e.wantRecords(t, "stalled")
 		e.onlyTarget(t, true)
+	})
+}
+
+// A breaker that moved a lock that was not the one it judged (unlock
+// --force and a new holder inside its confirm-to-rename window) puts it back
+// by exclusive create, and the new holder's fence still passes.
+func TestBreakerPutsBackLockReplacedAfterConfirm(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		deadLock(t, e, m)
+		breaker, operator, newer := m.Spawn(), m.Spawn(), m.Spawn()
+		gate := newGate(locking.StepBreakConfirmed)
+		var mu sync.Mutex
+		var steps []locking.Step
+		opts := fast(breaker)
+		opts.Timeout = 50 * time.Millisecond
+		opts.OnStep = func(s locking.Step) {
+			mu.Lock()
+			steps = append(steps, s)
+			mu.Unlock()
+			gate.at(s)
+		}
+		done := make(chan error)
+		go func() {
+			_, err := locking.Acquire(context.Background(), e.fsys, target, opts)
+			done <- err
+		}()
+		<-gate.reached
+		held, err := locking.Inspect(e.fsys, target, fast(operator))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := locking.Unlock(context.Background(), e.fsys, target, held, true, fast(operator)); err != nil {
+			t.Fatal(err)
+		}
+		h, err := locking.Acquire(context.Background(), e.fsys, target, fast(newer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		newBytes := e.readRaw(t, lockP)
+		close(gate.release)
+		var te *locking.TimeoutError
+		if err := <-done; !errors.As(err, &te) || te.Holder.PID != newer.PID() {
+			t.Fatalf("breaker: %v, want a timeout naming the new holder", err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !hasStep(steps, locking.StepBreakMismatch) || !hasStep(steps, locking.StepBreakPutBack) || hasStep(steps, locking.StepBreakRemoved) {
+			t.Fatalf("steps %v: want the mismatch and the put-back, never a removal", steps)
+		}
+		if !bytes.Equal(e.readRaw(t, lockP), newBytes) {
+			t.Fatal("the new lock was not put back byte for byte")
+		}
+		if err := h.Fence(); err != nil {
+			t.Fatalf("the new holder's fence: %v", err)
+		}
+		if err := h.Release(); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.ls(t); len(got) != 0 {
+			t.Fatalf("folder holds %q", got)
+		}
 	})
 }
