@@ -32,7 +32,9 @@ const (
 // Problem is one finding of [Check]. Its fields keep values whole (the
 // lock path, the holder's hostname); [Problem.Line] shows them capped.
 type Problem struct {
-	Kind  Kind   `json:"kind"`
+	// Kind is what the problem is about.
+	Kind Kind `json:"kind"`
+	// Agent is the agent, whole.
 	Agent string `json:"agent"`
 	// Path is the file the problem is about: the lock (lock-held), the
 	// board (not-on-board) or the file that does not parse (corrupt).
@@ -54,10 +56,17 @@ type Problem struct {
 // Holder is a lock's holder as `pa board check --json` shows it: values
 // whole, the age in milliseconds.
 type Holder struct {
-	PID        int    `json:"pid"`
-	Hostname   string `json:"hostname"`
-	State      string `json:"state"`
-	AgeMs      int64  `json:"ageMs"`
+	// PID is the holder's pid (0 for an unreadable lock).
+	PID int `json:"pid"`
+	// Hostname is the hostname the lock records, whole.
+	Hostname string `json:"hostname"`
+	// State is locking.State's String: alive, dead, on another host, or
+	// empty or unreadable.
+	State string `json:"state"`
+	// AgeMs is the lock's age in milliseconds, from the later of acquiredAt
+	// and the file time (spec: The clock).
+	AgeMs int64 `json:"ageMs"`
+	// AcquiredAt is the lock's acquiredAt as recorded.
 	AcquiredAt string `json:"acquiredAt"`
 }
 

@@ -18,9 +18,12 @@ import (
 // lock was lost before the board's rename (the board write was skipped), or
 // is a *CorruptError or an FS error. `pa board check` names such a dispatch.
 type NotOnBoardError struct {
-	Agent      string
+	// Agent is the agent whose board was not written.
+	Agent string
+	// DispatchID is the id of the record that is in the spawn-log.
 	DispatchID int
-	Err        error
+	// Err is why the board was not written.
+	Err error
 }
 
 // Error names the dispatch id and why it is not on the board.

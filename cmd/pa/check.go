@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/board"
-	"github.com/pa-toolkit/pa/locking"
 )
 
 // envelopeCut is the longest problem line --hook-envelope carries, in
@@ -48,15 +47,17 @@ type jsonProblem struct {
 
 // Run checks one agent, or every agent of the estate.
 func (c *checkCmd) Run(ctx context.Context, g *globals, out *output) error {
-	if c.Agent != "" {
-		if err := checkAgent(c.Agent); err != nil {
-			return err
-		}
+	var lines []string
+	var problems []jsonProblem
+	err := checkAgent(c.Agent)
+	if c.Agent == "" || err == nil {
+		lines, problems, err = c.check(g)
 	}
-	lines, problems, err := c.check(g)
 	if c.HookEnvelope {
 		if err != nil {
-			lines = append(lines, "pa: "+oneLine(locking.DisplayValue(err.Error())))
+			// Even a bad agent name is reported inside the envelope: a
+			// hook always gets one JSON object and exit 0.
+			lines = append(lines, "pa: "+oneLine(err.Error()))
 		}
 		for i, l := range lines {
 			lines[i] = cut(l, envelopeCut)
@@ -84,8 +85,7 @@ func (c *checkCmd) Run(ctx context.Context, g *globals, out *output) error {
 
 // check runs board.Check on each agent.
 func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
-	lines := []string{}
-	problems := []jsonProblem{}
+	lines, problems := []string{}, []jsonProblem{}
 	fsys, closeFS, err := g.openEstate()
 	if err != nil {
 		return lines, problems, err

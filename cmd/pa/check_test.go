@@ -111,3 +111,21 @@ func TestBoardCheckEnvelopeCutsLines(t *testing.T) {
 		}
 	}
 }
+
+// --hook-envelope always exits 0 with one JSON object: even a bad agent
+// name is a line inside it, and nothing is touched.
+func TestBoardCheckEnvelopeAlwaysExitsZero(t *testing.T) {
+	home := t.TempDir()
+	r := binClasses[0].run(t, home, "board", "check", "--agent", "../x", "--hook-envelope")
+	var env struct {
+		OK       bool
+		Problems []string
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || r.code != 0 || env.OK || len(env.Problems) != 1 ||
+		!strings.HasPrefix(env.Problems[0], "pa: invalid agent name") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 0 and the usage error inside the envelope", r.code, r.stdout, r.stderr)
+	}
+	if left := estatetest.Files(t, home); len(left) != 0 {
+		t.Errorf("the estate holds %q; want nothing", left)
+	}
+}

@@ -145,7 +145,6 @@ func TestOpenUsageErrorsTouchNothing(t *testing.T) {
 		{"dispatch", "opne", "--agent", "demo"},
 		{"dispatch", "list", "--agent", "../x"},
 		{"board", "check", "--agent", "a/b"},
-		{"board", "check", "--agent", "a/b", "--hook-envelope"},
 	}
 	eachBinClass(t, func(t *testing.T, c binClass) {
 		home := filepath.Join(t.TempDir(), "estate")
