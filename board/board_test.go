@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -59,7 +58,7 @@ func TestOpenDispatchPatchesTheBoard(t *testing.T) {
 func TestCorruptBoardIsNeverOverwritten(t *testing.T) {
 	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
 		for _, doc := range []string{"", "{", `{"version":9,"items":[]}`, `{"version":1,"items":[{"title":"no id"}]}`} {
-			writeFile(t, e, estate.BoardPath("demo"), doc)
+			estatetest.WriteFile(t, e.Dir, estate.BoardPath("demo"), doc)
 			before := estatetest.Snapshot(t, e.Dir)
 			_, err := board.OpenDispatch(context.Background(), e.FS, "demo", "x", opts())
 			var ce *board.CorruptError
@@ -158,15 +157,4 @@ func TestBadAgentTouchesNothing(t *testing.T) {
 			t.Errorf("the estate holds %q; want nothing", got)
 		}
 	})
-}
-
-func writeFile(t *testing.T, e *estatetest.Estate, name, content string) {
-	t.Helper()
-	p := filepath.Join(e.Dir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

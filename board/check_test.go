@@ -27,7 +27,7 @@ func writeLock(t *testing.T, e *estatetest.Estate, agent string, pid int, host s
 	}
 	b, _ := json.Marshal(map[string]any{"pid": pid, "hostname": host, "token": strings.Repeat("ab", 12),
 		"acquiredAt": acquiredAt.UTC().Format("2006-01-02T15:04:05.000Z")})
-	writeFile(t, e, locking.LockName(estate.SpawnLogPath(agent)), string(b))
+	estatetest.WriteFile(t, e.Dir, locking.LockName(estate.SpawnLogPath(agent)), string(b))
 	return string(b)
 }
 
@@ -98,9 +98,9 @@ func TestCheckReportsALockHeldPastTheStaleWindow(t *testing.T) {
 
 func TestCheckReportsCorruptFiles(t *testing.T) {
 	e := estatetest.New(t, estatetest.Classes[0])
-	writeFile(t, e, estate.SpawnLogPath("a"), "{\x1b[31m")
-	writeFile(t, e, estate.BoardPath("b"), "nope")
-	writeFile(t, e, estate.SpawnLogPath("b"), `{"version":1,"nextId":2,"records":[{"id":1}]}`)
+	estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("a"), "{\x1b[31m")
+	estatetest.WriteFile(t, e.Dir, estate.BoardPath("b"), "nope")
+	estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("b"), `{"version":1,"nextId":2,"records":[{"id":1}]}`)
 	for _, agent := range []string{"a", "b"} {
 		p, err := board.Check(e.FS, agent, board.CheckOptions{})
 		if err != nil || len(p) != 1 || p[0].Kind != board.KindCorrupt {

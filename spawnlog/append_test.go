@@ -121,7 +121,7 @@ func TestAppendRespectsNextIDAndHigherIDs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := estatetest.New(t, estatetest.Classes[0])
-			writeFile(t, e, estate.SpawnLogPath("demo"), tt.doc)
+			estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("demo"), tt.doc)
 			r, err := spawnlog.Append(context.Background(), e.FS, "demo", "", nil, opts())
 			if err != nil || r.ID != tt.want {
 				t.Errorf("Append = %+v, %v; want id %d", r, err, tt.want)
@@ -133,7 +133,7 @@ func TestAppendRespectsNextIDAndHigherIDs(t *testing.T) {
 // A field this version does not know, in a record, survives a rewrite.
 func TestAppendKeepsUnknownRecordFields(t *testing.T) {
 	e := estatetest.New(t, estatetest.Classes[0])
-	writeFile(t, e, estate.SpawnLogPath("demo"), `{"version":1,"nextId":2,"records":[{"id":1,"agent":"demo","future":{"x":[1,2]}}]}`)
+	estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("demo"), `{"version":1,"nextId":2,"records":[{"id":1,"agent":"demo","future":{"x":[1,2]}}]}`)
 	if _, err := spawnlog.Append(context.Background(), e.FS, "demo", "", nil, opts()); err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestCorruptSpawnLogIsNeverOverwritten(t *testing.T) {
 	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
 		for name, doc := range corrupt {
 			agent := strings.ReplaceAll(name, " ", "-")
-			writeFile(t, e, estate.SpawnLogPath(agent), doc)
+			estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath(agent), doc)
 			_, err := spawnlog.Append(context.Background(), e.FS, agent, "x", nil, opts())
 			var ce *spawnlog.CorruptError
 			if !errors.As(err, &ce) || !errors.Is(err, spawnlog.ErrCorrupt) || ce.Path != estate.SpawnLogPath(agent) {
@@ -213,15 +213,4 @@ func TestAgentNames(t *testing.T) {
 			t.Errorf("a 240-character agent: records %+v; want ids 1 and 2", recs)
 		}
 	})
-}
-
-func writeFile(t *testing.T, e *estatetest.Estate, name, content string) {
-	t.Helper()
-	p := filepath.Join(e.Dir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -32,12 +32,12 @@ func TestBoardCheckReportsAHeldLock(t *testing.T) {
 			eachBinClass(t, func(t *testing.T, c binClass) {
 				home := t.TempDir()
 				lock := "agents/" + tc.agent + "/spawn-log.json.lock"
-				writeFile(t, home, lock, lockJSON(live, tc.host, time.Now()))
+				estatetest.WriteFile(t, home, lock, lockJSON(live, tc.host, time.Now()))
 
 				if r := c.run(t, home, "board", "check"); r.code != 0 || r.stdout != "" {
 					t.Errorf("inside the window: exit %d, stdout %q; want 0 and nothing", r.code, r.stdout)
 				}
-				writeFile(t, home, lock, lockJSON(live, tc.host, time.Now().Add(-time.Hour)))
+				estatetest.WriteFile(t, home, lock, lockJSON(live, tc.host, time.Now().Add(-time.Hour)))
 				chtimes(t, home, lock, time.Now().Add(-time.Hour))
 				before := estatetest.Snapshot(t, home)
 
@@ -93,9 +93,9 @@ func TestBoardCheckReportsAHeldLock(t *testing.T) {
 func TestBoardCheckEnvelopeCutsLines(t *testing.T) {
 	home := t.TempDir()
 	c := binClasses[0]
-	writeFile(t, home, "agents/demo/spawn-log.json", `{"version":1,"nextId":3,"records":[{"id":1},{"id":2}]}`)
-	writeFile(t, home, "agents/demo/board/board.json", `{"version":1,"items":[{"dispatchId":1}]}`)
-	writeFile(t, home, "agents/bad/spawn-log.json", `{"version":1,"nextId":1,"records":[],"x":"`+strings.Repeat("y", 500)+`"}`)
+	estatetest.WriteFile(t, home, "agents/demo/spawn-log.json", `{"version":1,"nextId":3,"records":[{"id":1},{"id":2}]}`)
+	estatetest.WriteFile(t, home, "agents/demo/board/board.json", `{"version":1,"items":[{"dispatchId":1}]}`)
+	estatetest.WriteFile(t, home, "agents/bad/spawn-log.json", `{"version":1,"nextId":1,"records":[],"x":"`+strings.Repeat("y", 500)+`"}`)
 	r := c.run(t, home, "board", "check")
 	if r.code != 2 || !strings.Contains(r.stdout, "dispatch 2 is in agents/demo/spawn-log.json but not on the board") {
 		t.Errorf("plain: exit %d, stdout %q; want exit 2 naming dispatch 2", r.code, r.stdout)

@@ -29,7 +29,7 @@ func TestOpenEightAtOnceAgainstADeadLock(t *testing.T) {
 	eachBinClass(t, func(t *testing.T, c binClass) {
 		for trial := range trials {
 			home := t.TempDir()
-			writeFile(t, home, logName+".lock", lockJSON(locktest.DeadPID(t), hostname(), time.Now()))
+			estatetest.WriteFile(t, home, logName+".lock", lockJSON(locktest.DeadPID(t), hostname(), time.Now()))
 			got := ids(t, c.runMany(t, writers, home, openArgs))
 			if !slices.Equal(got, seq(1, writers)) {
 				t.Fatalf("trial %d: ids %v; want 1..%d, each once", trial, got, writers)
@@ -61,7 +61,7 @@ func TestOpenWithLinkRefused(t *testing.T) {
 				t.Fatalf("eight at once: ids %v; want 3..10", got)
 			}
 			checkEstate(t, home, "demo", seq(1, 10))
-			writeFile(t, home, logName+".lock", lockJSON(locktest.DeadPID(t), hostname(), time.Now()))
+			estatetest.WriteFile(t, home, logName+".lock", lockJSON(locktest.DeadPID(t), hostname(), time.Now()))
 			if got := ids(t, c.runMany(t, 8, home, openArgs)); !slices.Equal(got, seq(11, 18)) {
 				t.Fatalf("eight against a stale lock: ids %v; want 11..18", got)
 			}
@@ -85,7 +85,7 @@ func TestOpenAgainstALiveHolderTimesOut(t *testing.T) {
 				t.Fatalf("first open: exit %d, %q", r.code, r.stderr)
 			}
 			name := "agents/" + agent + "/spawn-log.json"
-			writeFile(t, home, name+".lock", lockJSON(live, hostname(), time.Now()))
+			estatetest.WriteFile(t, home, name+".lock", lockJSON(live, hostname(), time.Now()))
 			before := estatetest.Snapshot(t, home)
 
 			r := c.run(t, home, "dispatch", "open", "--agent", agent, "--wait", "1s")
@@ -122,7 +122,7 @@ func TestOpenAgainstALiveHolderTimesOut(t *testing.T) {
 func TestOpenWaitZeroFailsAtOnce(t *testing.T) {
 	live := locktest.LivePID(t)
 	home := t.TempDir()
-	writeFile(t, home, logName+".lock", lockJSON(live, hostname(), time.Now()))
+	estatetest.WriteFile(t, home, logName+".lock", lockJSON(live, hostname(), time.Now()))
 	r := binClasses[0].run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
 	if r.code != 2 || r.took > 2*time.Second || !strings.Contains(r.stderr, fmt.Sprintf("pid %d", live)) {
 		t.Errorf("exit %d after %s, stderr %q; want exit 2 at once naming pid %d", r.code, r.took, r.stderr, live)

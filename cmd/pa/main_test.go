@@ -184,18 +184,6 @@ func lockJSON(pid int, host string, acquiredAt time.Time) string {
 // hostname is this host's, as the lock records it.
 func hostname() string { return locking.OSHost().Hostname() }
 
-// writeFile writes content at the slash name under home, folders included.
-func writeFile(t *testing.T, home, name, content string) {
-	t.Helper()
-	p := filepath.Join(home, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func readFile(t *testing.T, home, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(home, filepath.FromSlash(name)))

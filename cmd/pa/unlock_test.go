@@ -41,7 +41,7 @@ func TestUnlockADeadHolder(t *testing.T) {
 	eachBinClass(t, func(t *testing.T, c binClass) {
 		home := t.TempDir()
 		dead := locktest.DeadPID(t)
-		writeFile(t, home, logName+".lock", lockJSON(dead, hostname(), time.Now()))
+		estatetest.WriteFile(t, home, logName+".lock", lockJSON(dead, hostname(), time.Now()))
 		r := c.run(t, home, "dispatch", "unlock", "--agent", "demo")
 		want := fmt.Sprintf("agents/demo/spawn-log.json.lock: held by pid %d on host %q (dead, age ", dead, hostname())
 		if r.code != 0 || !strings.HasPrefix(r.stdout, want) || !strings.HasSuffix(r.stdout, "agents/demo/spawn-log.json.lock: removed\n") {
@@ -74,7 +74,7 @@ func TestUnlockRefusesThenForceRemoves(t *testing.T) {
 		t.Run(h.name, func(t *testing.T) {
 			eachBinClass(t, func(t *testing.T, c binClass) {
 				home := t.TempDir()
-				writeFile(t, home, logName+".lock", h.lock)
+				estatetest.WriteFile(t, home, logName+".lock", h.lock)
 				before := estatetest.Snapshot(t, home)
 
 				r := c.run(t, home, "dispatch", "unlock", "--agent", "demo")
@@ -109,9 +109,9 @@ func TestUnlockEveryAgent(t *testing.T) {
 	live, dead := locktest.LivePID(t), locktest.DeadPID(t)
 	eachBinClass(t, func(t *testing.T, c binClass) {
 		home := t.TempDir()
-		writeFile(t, home, "agents/a/spawn-log.json.lock", lockJSON(dead, hostname(), time.Now()))
-		writeFile(t, home, "agents/b/spawn-log.json.lock", lockJSON(live, hostname(), time.Now()))
-		writeFile(t, home, "agents/c/spawn-log.json", `{"version":1,"nextId":1,"records":[]}`)
+		estatetest.WriteFile(t, home, "agents/a/spawn-log.json.lock", lockJSON(dead, hostname(), time.Now()))
+		estatetest.WriteFile(t, home, "agents/b/spawn-log.json.lock", lockJSON(live, hostname(), time.Now()))
+		estatetest.WriteFile(t, home, "agents/c/spawn-log.json", `{"version":1,"nextId":1,"records":[]}`)
 		r := c.run(t, home, "dispatch", "unlock")
 		if r.code != 2 || !strings.Contains(r.stdout, "agents/a/spawn-log.json.lock: removed\n") ||
 			!strings.HasPrefix(r.stderr, "pa: agents/b/spawn-log.json.lock held by pid") || strings.Count(r.stderr, "\n") != 1 {
@@ -128,7 +128,7 @@ func TestUnlockUsageErrorTouchesNothing(t *testing.T) {
 	live := locktest.LivePID(t)
 	eachBinClass(t, func(t *testing.T, c binClass) {
 		home := t.TempDir()
-		writeFile(t, home, logName+".lock", lockJSON(live, hostname(), time.Now()))
+		estatetest.WriteFile(t, home, logName+".lock", lockJSON(live, hostname(), time.Now()))
 		before := estatetest.Snapshot(t, home)
 		for _, args := range [][]string{{"--agent", "../demo"}, {"--force", "--agent", "a/b"}, {"--forse"}, {"--agent", "demo", "extra"}} {
 			r := c.run(t, home, append([]string{"dispatch", "unlock"}, args...)...)

@@ -104,3 +104,17 @@ func Snapshot(t testing.TB, dir string) map[string]string {
 	}
 	return snap
 }
+
+// WriteFile writes content at the slash-separated name under the folder
+// dir, creating the folders it needs (to lay out a lock, a corrupt
+// spawn-log or a board by hand).
+func WriteFile(t testing.TB, dir, name, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
