@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 	"time"
 
 	"github.com/pa-toolkit/pa/estate"
@@ -145,10 +144,7 @@ func corrupt(problems []Problem, agent string, err error) ([]Problem, error) {
 // unlock --agent NAME` for a provably dead holder, `pa dispatch unlock
 // --force --agent NAME` for any other (spec: Unlock).
 func UnlockCommand(agent string, h locking.Holder) string {
-	flag := "--agent " + ShellQuote(agent)
-	if strings.HasPrefix(agent, "-") {
-		flag = "--agent=" + ShellQuote(agent) // not read as a flag of its own
-	}
+	flag := AgentFlag(agent)
 	if h.State == locking.StateDead {
 		return "pa dispatch unlock " + flag
 	}

@@ -12,3 +12,13 @@ func ShellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// AgentFlag is the --agent flag for agent in a command a message names: the
+// whole name, shell-quoted when it needs it, and written --agent=NAME when
+// the name starts with '-' (so it is not read as a flag of its own).
+func AgentFlag(agent string) string {
+	if strings.HasPrefix(agent, "-") {
+		return "--agent=" + ShellQuote(agent)
+	}
+	return "--agent " + ShellQuote(agent)
+}

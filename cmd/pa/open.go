@@ -12,6 +12,7 @@ import (
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs"
 )
 
 // openCmd is `pa dispatch open`.
@@ -56,31 +57,8 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 	defer closeFS()
 
 	rec, err := board.OpenDispatch(ctx, fsys, c.Agent, c.Title, opts)
-	var nb *board.NotOnBoardError
-	switch {
-	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
-		return fail(exitProblem, "%s was lost before the board write: dispatch %d is in the spawn-log but not on the board; pa board check --agent %s names it",
-			lockDisplay(c.Agent), nb.DispatchID, board.ShellQuote(c.Agent))
-	case errors.As(err, &nb):
-		return fail(exitProblem, "dispatch %d is in %s but not on the board: %s",
-			nb.DispatchID, estate.Display(c.Agent, estate.SpawnLogPath(c.Agent)), locking.DisplayValue(nb.Err.Error()))
-	case errors.Is(err, locking.ErrLockLost):
-		// Fenced out again and again until the wait ran out: name whoever
-		// holds the lock now.
-		h, ierr := locking.Inspect(fsys, estate.SpawnLogPath(c.Agent), opts)
-		if ierr == nil {
-			return fail(exitProblem, "%s held by %s: this writer lost its lock and gave up after %s; nothing was written; %s",
-				lockDisplay(c.Agent), h.Describe(), locking.FormatAge(c.Wait), clearWith(c.Agent, h))
-		}
-		if errors.Is(ierr, fs.ErrNotExist) {
-			return fail(exitProblem, "%s: this writer lost its lock and gave up after %s; nothing was written; the lock is free now, try again",
-				lockDisplay(c.Agent), locking.FormatAge(c.Wait))
-		}
-		return lockError(c.Agent, err)
-	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent):
-		return inputError(err)
-	case err != nil:
-		return lockError(c.Agent, err)
+	if err != nil {
+		return openError(fsys, c.Agent, c.Wait, err, opts)
 	}
 	if c.JSON {
 		b, _ := json.Marshal(rec)
@@ -89,4 +67,35 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 	}
 	_, err = fmt.Fprintf(out.stdout, "%d\n", rec.ID)
 	return err
+}
+
+// openError turns an error of board.OpenDispatch into pa's line and exit
+// code: 2 for the lock (held, lost) and for a dispatch recorded but not on
+// its board (row R24: the line names its id), 1 for bad input.
+func openError(fsys vfs.FS, agent string, wait time.Duration, err error, opts locking.Options) error {
+	var nb *board.NotOnBoardError
+	switch {
+	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
+		return fail(exitProblem, "%s was lost before the board write: dispatch %d is in the spawn-log but not on the board; pa board check %s names it",
+			lockDisplay(agent), nb.DispatchID, board.AgentFlag(agent))
+	case errors.As(err, &nb):
+		return fail(exitProblem, "dispatch %d is in %s but not on the board: %s",
+			nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), locking.DisplayValue(nb.Err.Error()))
+	case errors.Is(err, locking.ErrLockLost):
+		// Fenced out again and again until the wait ran out: name whoever
+		// holds the lock now.
+		h, ierr := locking.Inspect(fsys, estate.SpawnLogPath(agent), opts)
+		if ierr == nil {
+			return fail(exitProblem, "%s held by %s: this writer lost its lock and gave up after %s; nothing was written; %s",
+				lockDisplay(agent), h.Describe(), locking.FormatAge(wait), clearWith(agent, h))
+		}
+		if errors.Is(ierr, fs.ErrNotExist) {
+			return fail(exitProblem, "%s: this writer lost its lock and gave up after %s; nothing was written; the lock is free now, try again",
+				lockDisplay(agent), locking.FormatAge(wait))
+		}
+		return lockError(agent, err)
+	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent):
+		return inputError(err)
+	}
+	return lockError(agent, err)
 }
