@@ -14,7 +14,7 @@ import (
 // unlockCmd is `pa dispatch unlock`.
 type unlockCmd struct {
 	Force bool   `help:"Remove the lock whatever its holder. Only once the holder's process is gone or stuck, never while it still runs."`
-	Agent string `help:"The agent whose spawn-log lock to remove (default: every agent)." env:"PA_AGENT" placeholder:"NAME"`
+	Agent string `help:"The agent whose spawn-log lock to remove (default: every agent; --force needs it)." env:"PA_AGENT" placeholder:"NAME"`
 }
 
 // Help is the command's long help.
@@ -36,6 +36,11 @@ Example:
 
 // Run unlocks one agent, or every agent of the estate.
 func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
+	if c.Force && c.Agent == "" {
+		// --force removes a lock whatever its holder: one agent at a time,
+		// named by the operator, never every lock of the estate at once.
+		return fail(exitUsage, "--force needs --agent NAME (or PA_AGENT): it removes one agent's lock whatever its holder")
+	}
 	if c.Agent != "" {
 		if err := checkAgent(c.Agent); err != nil {
 			return err

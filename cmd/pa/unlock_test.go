@@ -130,7 +130,7 @@ func TestUnlockUsageErrorTouchesNothing(t *testing.T) {
 		home := t.TempDir()
 		estatetest.WriteFile(t, home, logName+".lock", lockJSON(live, hostname(), time.Now()))
 		before := estatetest.Snapshot(t, home)
-		for _, args := range [][]string{{"--agent", "../demo"}, {"--force", "--agent", "a/b"}, {"--forse"}, {"--agent", "demo", "extra"}} {
+		for _, args := range [][]string{{"--agent", "../demo"}, {"--force", "--agent", "a/b"}, {"--force"}, {"--forse"}, {"--agent", "demo", "extra"}} {
 			r := c.run(t, home, append([]string{"dispatch", "unlock"}, args...)...)
 			if r.code != 1 || !strings.HasPrefix(r.stderr, "pa: ") || r.stdout != "" {
 				t.Errorf("unlock %q: exit %d, stdout %q, stderr %q; want exit 1, one pa: line", args, r.code, r.stdout, r.stderr)
