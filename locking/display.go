@@ -34,14 +34,15 @@ func CapForDisplay(s string) string {
 	return b.String() + "..."
 }
 
-// DisplayValue escapes a value read from disk for a terminal: control
-// characters (C0, DEL and C1, so no escape sequence is ever written raw),
-// invalid UTF-8 and backslashes are written as Go escapes (\x1b, \n, \u0085,
-// \\). Printable text is unchanged.
+// DisplayValue escapes a value read from disk for a terminal: control and
+// format characters (C0, DEL, C1 and the bidirectional controls, so no escape
+// sequence is ever written raw), invalid UTF-8, backslashes and double quotes
+// are written as Go escapes (\x1b, \n, \u0085, \u202e, \\, \"), once. Other
+// printable text is unchanged.
 func DisplayValue(s string) string {
 	clean := true
 	for _, r := range s {
-		if r == utf8.RuneError || r == '\\' || !unicode.IsPrint(r) && r != ' ' {
+		if r == utf8.RuneError || r == '\\' || r == '"' || !unicode.IsPrint(r) && r != ' ' {
 			clean = false
 			break
 		}
@@ -55,8 +56,9 @@ func DisplayValue(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b.WriteString(`\x` + strconv.FormatInt(int64(s[i])>>4, 16) + strconv.FormatInt(int64(s[i])&15, 16))
-		case r == '\\':
-			b.WriteString(`\\`)
+		case r == '\\' || r == '"':
+			b.WriteByte('\\')
+			b.WriteRune(r)
 		case r == ' ' || unicode.IsPrint(r):
 			b.WriteRune(r)
 		default:

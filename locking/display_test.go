@@ -88,3 +88,14 @@ func TestClassifyNames(t *testing.T) {
 		}
 	}
 }
+
+// A value is escaped once: a hostname holding an escape sequence shows one
+// backslash in the holder's line, and a quote cannot end the quoted host.
+func TestDescribeEscapesOnce(t *testing.T) {
+	h := Holder{PID: 7, Hostname: "\x1b[31mred\"x\u202e", HasHostname: true, State: StateAlive, AcquiredAt: "t"}
+	got := h.Describe()
+	want := `pid 7 on host "\x1b[31mred\"x\u202e" (alive, age 0s, acquiredAt t)`
+	if got != want {
+		t.Fatalf("Describe() = %s\nwant         %s", got, want)
+	}
+}

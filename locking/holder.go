@@ -2,7 +2,6 @@ package locking
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 )
 
@@ -87,7 +86,7 @@ func (h Holder) Describe() string {
 	}
 	host := "no hostname (this host)"
 	if h.HasHostname {
-		host = "host " + strconv.Quote(CapForDisplay(h.Hostname))
+		host = `host "` + CapForDisplay(h.Hostname) + `"`
 	}
 	acq := CapForDisplay(h.AcquiredAt)
 	if acq == "" {
