@@ -40,7 +40,9 @@ func (e *AgentError) Is(target error) bool { return target == ErrInvalidAgent }
 
 // ValidateAgent checks that agent is a single safe path segment: not empty,
 // at most [MaxAgentBytes] bytes of valid UTF-8, no '/' or '\\', no NUL or
-// other control character, not starting with '.' (so neither "." nor "..").
+// other control character, not starting with '.' (so neither "." nor ".."),
+// and no white space at its start or end (a name of spaces only among them:
+// such a name is easy to type by mistake and hard to see in a message).
 // It returns nil or an *AgentError.
 func ValidateAgent(agent string) error {
 	bad := func(reason string) error { return &AgentError{Agent: agent, Reason: reason} }
@@ -57,6 +59,12 @@ func ValidateAgent(agent string) error {
 		return bad("it holds a '/' or '\\'")
 	case strings.IndexFunc(agent, unicode.IsControl) >= 0:
 		return bad("it holds a NUL or another control character")
+	case strings.TrimFunc(agent, unicode.IsSpace) == "":
+		return bad("it is only white space")
+	case strings.TrimLeftFunc(agent, unicode.IsSpace) != agent:
+		return bad("it starts with white space")
+	case strings.TrimRightFunc(agent, unicode.IsSpace) != agent:
+		return bad("it ends with white space")
 	}
 	return nil
 }

@@ -16,7 +16,8 @@ func TestValidateAgent(t *testing.T) {
 		}
 	}
 	bad := []string{"", ".", "..", "../x", "a/b", `a\b`, ".hidden", strings.Repeat("a", 256), strings.Repeat("a", 300),
-		"a\x00b", "a\nb", "a\x1bb", "a\x7fb", "a\u0085b", "\xff"}
+		"a\x00b", "a\nb", "a\x1bb", "a\x7fb", "a\u0085b", "\xff",
+		" ", "   ", " demo", "demo ", "\u00a0demo", "demo\u3000", "\u2003"}
 	for _, a := range bad {
 		err := estate.ValidateAgent(a)
 		var ae *estate.AgentError
@@ -38,5 +39,23 @@ func TestDisplayCapsTheAgent(t *testing.T) {
 	}
 	if got := estate.Display("demo", estate.BoardPath("demo")); got != "agents/demo/board/board.json" {
 		t.Errorf("Display = %q; want agents/demo/board/board.json", got)
+	}
+}
+
+// White space at either end of a name is refused with a message that says
+// which (a name of spaces only too); white space inside is kept.
+func TestValidateAgentWhiteSpace(t *testing.T) {
+	for agent, reason := range map[string]string{
+		"   ":   "it is only white space",
+		" demo": "it starts with white space",
+		"demo ": "it ends with white space",
+	} {
+		err := estate.ValidateAgent(agent)
+		if err == nil || !strings.HasSuffix(err.Error(), ": "+reason) {
+			t.Errorf("ValidateAgent(%q) = %v; want it to end with %q", agent, err, reason)
+		}
+	}
+	if err := estate.ValidateAgent("my agent"); err != nil {
+		t.Errorf("ValidateAgent(\"my agent\") = %v; want nil", err)
 	}
 }
