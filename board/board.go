@@ -8,6 +8,7 @@ import (
 	"io/fs"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/jsonwords"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -51,9 +52,17 @@ type CorruptError struct {
 	Err error
 }
 
-// Error names the file and the parse error.
+// Error names the file and says in plain words what is wrong:
+// `agents/demo/board/board.json does not parse: want a JSON object with
+// version and items: "items" is an object, not an array`.
 func (e *CorruptError) Error() string {
-	return fmt.Sprintf("board %s does not parse, so it is left as it is: %v", e.Path, e.Err)
+	return fmt.Sprintf("%s does not parse: %s", e.Path, e.Reason())
+}
+
+// Reason is the message without the file: the shape wanted and what is
+// wrong, in plain words (no Go type names).
+func (e *CorruptError) Reason() string {
+	return "want a JSON object with version and items: " + jsonwords.Reason(e.Err)
 }
 
 // Unwrap returns the parse error.
@@ -87,7 +96,7 @@ func Parse(name string, data []byte) (Board, error) {
 	for i, raw := range doc.Items {
 		var it Item
 		if err := json.Unmarshal(raw, &it); err != nil {
-			return corrupt(fmt.Errorf("item %d: %w", i, err))
+			return corrupt(jsonwords.In(fmt.Sprintf("item %d", i), err))
 		}
 		if it.DispatchID < 1 {
 			return corrupt(fmt.Errorf("item %d: no integer dispatchId of at least 1", i))

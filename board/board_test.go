@@ -57,13 +57,16 @@ func TestOpenDispatchPatchesTheBoard(t *testing.T) {
 // not touched either (the board is checked first).
 func TestCorruptBoardIsNeverOverwritten(t *testing.T) {
 	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
-		for _, doc := range []string{"", "{", `{"version":9,"items":[]}`, `{"version":1,"items":[{"title":"no id"}]}`} {
+		for _, doc := range []string{"", "{", `{"version":9,"items":[]}`, `{"version":1,"items":[{"title":"no id"}]}`, `[]`, `{"version":1,"items":{}}`, `{"version":1,"items":[{"dispatchId":"1"}]}`} {
 			estatetest.WriteFile(t, e.Dir, estate.BoardPath("demo"), doc)
 			before := estatetest.Snapshot(t, e.Dir)
 			_, err := board.OpenDispatch(context.Background(), e.FS, "demo", "x", opts())
 			var ce *board.CorruptError
-			if !errors.As(err, &ce) || ce.Path != estate.BoardPath("demo") || !strings.Contains(err.Error(), "board.json") {
+			if !errors.As(err, &ce) || ce.Path != estate.BoardPath("demo") || !strings.HasPrefix(err.Error(), "agents/demo/board/board.json does not parse: want a JSON object with version and items: ") {
 				t.Errorf("board %q: OpenDispatch = %v; want a *board.CorruptError naming the board", doc, err)
+			}
+			if strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "json:") {
+				t.Errorf("board %q: error %q shows Go internals", doc, err)
 			}
 			if after := estatetest.Snapshot(t, e.Dir); !maps.Equal(before, after) {
 				t.Errorf("board %q: the estate changed: %q -> %q", doc, before, after)

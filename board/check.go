@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
@@ -42,10 +43,11 @@ type Problem struct {
 	Holder *Holder `json:"holder,omitempty"`
 	// DispatchID is the dispatch not on the board (not-on-board only).
 	DispatchID int `json:"dispatchId,omitempty"`
-	// Err is the parse error (corrupt only).
+	// Err says in plain words what is wrong (corrupt only).
 	Err string `json:"error,omitempty"`
 	// Command is the one command that clears the problem, with the whole
-	// agent name (lock-held only).
+	// agent name and the estate's --home when it is not the default
+	// (lock-held only): it works pasted into another shell.
 	Command string `json:"command,omitempty"`
 
 	staleWindow time.Duration
@@ -77,6 +79,10 @@ type CheckOptions struct {
 	// StaleWindow is how long a lock may be held before it is reported:
 	// zero means locking.DefaultStaleWindow (60 s).
 	StaleWindow time.Duration
+	// Home is the estate's folder as the commands a problem names should
+	// give it (absolute), or "" for the default estate (~/.pa): see
+	// [Program].
+	Home string
 }
 
 // Check reports agent's problems (spec: pa board check): a spawn-log lock
@@ -103,7 +109,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 				PID: h.PID, Hostname: h.Hostname, State: h.State.String(),
 				AgeMs: h.Age.Milliseconds(), AcquiredAt: h.AcquiredAt,
 			},
-			Command:     UnlockCommand(agent, h),
+			Command:     UnlockCommand(opts.Home, agent, h),
 			staleWindow: stale, holder: h,
 		})
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
@@ -132,23 +138,25 @@ func corrupt(problems []Problem, agent string, err error) ([]Problem, error) {
 	var bc *CorruptError
 	switch {
 	case errors.As(err, &sc):
-		return append(problems, Problem{Kind: KindCorrupt, Agent: agent, Path: sc.Path, Err: sc.Err.Error()}), nil
+		return append(problems, Problem{Kind: KindCorrupt, Agent: agent, Path: sc.Path, Err: sc.Reason()}), nil
 	case errors.As(err, &bc):
-		return append(problems, Problem{Kind: KindCorrupt, Agent: agent, Path: bc.Path, Err: bc.Err.Error()}), nil
+		return append(problems, Problem{Kind: KindCorrupt, Agent: agent, Path: bc.Path, Err: bc.Reason()}), nil
 	}
 	return problems, err
 }
 
-// UnlockCommand is the one command that clears a lock of agent held by h,
-// with the whole agent name, shell-quoted when it needs it: `pa dispatch
-// unlock --agent NAME` for a provably dead holder, `pa dispatch unlock
-// --force --agent NAME` for any other (spec: Unlock).
-func UnlockCommand(agent string, h locking.Holder) string {
+// UnlockCommand is the one command that clears a lock of agent held by h
+// in the estate home ("" for the default, see [Program]), with the whole
+// agent name, shell-quoted when it needs it: `pa dispatch unlock --agent
+// NAME` for a provably dead holder, `pa dispatch unlock --force --agent
+// NAME` for any other (spec: Unlock); `pa --home DIR dispatch unlock ...`
+// in an estate that is not the default.
+func UnlockCommand(home, agent string, h locking.Holder) string {
 	flag := AgentFlag(agent)
 	if h.State == locking.StateDead {
-		return "pa dispatch unlock " + flag
+		return Program(home) + " dispatch unlock " + flag
 	}
-	return "pa dispatch unlock --force " + flag
+	return Program(home) + " dispatch unlock --force " + flag
 }
 
 // ForceWhen is the spec's sentence on when --force is right.
@@ -161,11 +169,24 @@ const ForceWhen = "only once the holder's process is gone or stuck, never while 
 // at most 362 characters, whatever the agent and host (spec: pa board
 // check), so the envelope's 360-character cut can drop only the end of its
 // --force sentence.
+//
+// The line never names the estate's --home, even when it is not the
+// default: `pa --home DIR dispatch unlock` would no longer lead with `pa
+// dispatch unlock`, and DIR is a path of any length, so the line would no
+// longer be bounded and the envelope's cut could drop more than the end of
+// the --force sentence. The whole command, --home included, is in
+// [Problem.Command] (the --json "command" field); the plain line is read by
+// the operator who ran the check, in the estate they named.
 func (p Problem) Line() string {
 	switch p.Kind {
 	case KindLockHeld:
+		if p.holder.State == locking.StateUnreadable {
+			// No pid to lead with: the lock itself is the subject.
+			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; use --force %s",
+				estate.Display(p.Agent, p.Path), DescribeHolder(p.holder), FormatWindow(p.staleWindow), ForceWhen)
+		}
 		line := fmt.Sprintf("pa dispatch unlock: %s has held %s past the %s stale window",
-			p.holder.Describe(), estate.Display(p.Agent, p.Path), locking.FormatAge(p.staleWindow))
+			p.holder.Describe(), estate.Display(p.Agent, p.Path), FormatWindow(p.staleWindow))
 		if p.holder.State != locking.StateDead {
 			line += "; use --force " + ForceWhen
 		}
@@ -174,7 +195,36 @@ func (p Problem) Line() string {
 		return fmt.Sprintf("dispatch %d is in %s but not on the board %s",
 			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path))
 	case KindCorrupt:
-		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), locking.DisplayValue(p.Err))
+		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	}
 	return string(p.Kind)
+}
+
+// FormatWindow prints a stale window for a line: as [locking.FormatAge]
+// does from a second up (whole seconds), exactly below (500ms, 1.5ms,
+// 1ns), so a tiny window never reads "0s".
+func FormatWindow(d time.Duration) string {
+	if d < time.Second {
+		return d.String()
+	}
+	return locking.FormatAge(d)
+}
+
+// DescribeHolder is [locking.Holder.Describe] for a readable lock (`pid
+// 1234 on host "h" (alive, age 3s, acquiredAt ...)`, what follows "held
+// by"). For an empty or unreadable lock, which names no holder, it is the
+// lock itself: `an empty lock (0 bytes, age 3s)` or `an unreadable lock (12
+// bytes, age 3s)`, what follows "is".
+func DescribeHolder(h locking.Holder) string {
+	if h.State != locking.StateUnreadable {
+		return h.Describe()
+	}
+	if h.Size == 0 {
+		return fmt.Sprintf("an empty lock (0 bytes, age %s)", locking.FormatAge(h.Age))
+	}
+	bytes := "bytes"
+	if h.Size == 1 {
+		bytes = "byte"
+	}
+	return fmt.Sprintf("an unreadable lock (%d %s, not a JSON object with an integer pid, age %s)", h.Size, bytes, locking.FormatAge(h.Age))
 }

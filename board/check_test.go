@@ -106,11 +106,72 @@ func TestCheckReportsCorruptFiles(t *testing.T) {
 		if err != nil || len(p) != 1 || p[0].Kind != board.KindCorrupt {
 			t.Fatalf("Check(%s) = %+v, %v; want one corrupt problem", agent, p, err)
 		}
-		if line := p[0].Line(); !strings.Contains(line, "does not parse") || strings.Contains(line, "\x1b") {
-			t.Errorf("Check(%s) line %q; want 'does not parse' and no raw control character", agent, line)
+		if line := p[0].Line(); !strings.Contains(line, "does not parse: want a JSON object with version") || strings.Contains(line, "\x1b") || strings.Contains(line, "Go ") {
+			t.Errorf("Check(%s) line %q; want 'does not parse' in plain words and no raw control character", agent, line)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(e.Dir, "agents", "a", "board")); !os.IsNotExist(err) {
 		t.Errorf("Check created the board folder (stat: %v); want it read-only", err)
+	}
+}
+
+// Outside the default estate, the command of a lock-held problem names the
+// estate with --home (whole, shell-quoted), so it acts on that estate when
+// pasted into another shell; the line stays as the spec has it (leading
+// with pa dispatch unlock and the pid, bounded), without the home.
+func TestCheckCommandNamesTheEstate(t *testing.T) {
+	live := locktest.LivePID(t)
+	e := estatetest.New(t, estatetest.Classes[0])
+	writeLock(t, e, "demo", live, "", time.Now().Add(-time.Hour))
+	later := locking.Options{Now: func() time.Time { return time.Now().Add(time.Hour) }}
+	for _, tc := range []struct{ home, want string }{
+		{"", "pa dispatch unlock --force --agent demo"},
+		{"/tmp/X", "pa --home /tmp/X dispatch unlock --force --agent demo"},
+		{"/tmp/my estate/it's", `pa --home '/tmp/my estate/it'\''s' dispatch unlock --force --agent demo`},
+		{"/" + strings.Repeat("d", 500), "pa --home /" + strings.Repeat("d", 500) + " dispatch unlock --force --agent demo"},
+	} {
+		p, err := board.Check(e.FS, "demo", board.CheckOptions{Lock: later, Home: tc.home})
+		if err != nil || len(p) != 1 {
+			t.Fatalf("home %.20q: Check = %+v, %v; want one problem", tc.home, p, err)
+		}
+		if p[0].Command != tc.want {
+			t.Errorf("home %.20q: command %q; want %q", tc.home, p[0].Command, tc.want)
+		}
+		line := p[0].Line()
+		if lead := fmt.Sprintf("pa dispatch unlock: pid %d ", live); !strings.HasPrefix(line, lead) || strings.Contains(line, "--home") {
+			t.Errorf("home %.20q: line %q; want it to lead with %q and name no --home", tc.home, line, lead)
+		}
+	}
+	if got := board.Program("-odd"); got != "pa --home=-odd" {
+		t.Errorf("Program(-odd) = %q; want pa --home=-odd", got)
+	}
+}
+
+// An empty or unreadable lock past the window reads as the lock itself
+// ("is an empty lock (0 bytes, age ...)"), not as "held by an empty lock",
+// and names --force; a tiny stale window prints as itself, not "0s".
+func TestCheckLinesForAnEmptyLockAndATinyWindow(t *testing.T) {
+	e := estatetest.New(t, estatetest.Classes[0])
+	lock := locking.LockName(estate.SpawnLogPath("demo"))
+	later := locking.Options{Now: func() time.Time { return time.Now().Add(time.Hour) }}
+	for _, tc := range []struct{ content, what string }{
+		{"", "is an empty lock (0 bytes, age 1h0m0s)"},
+		{"nope", "is an unreadable lock (4 bytes, not a JSON object with an integer pid, age 1h0m0s)"},
+		{"{", "is an unreadable lock (1 byte, not a JSON object with an integer pid, age 1h0m0s)"},
+	} {
+		estatetest.WriteFile(t, e.Dir, lock, tc.content)
+		p, err := board.Check(e.FS, "demo", board.CheckOptions{Lock: later, StaleWindow: time.Nanosecond})
+		if err != nil || len(p) != 1 {
+			t.Fatalf("%q: Check = %+v, %v; want one problem", tc.content, p, err)
+		}
+		want := "pa dispatch unlock: agents/demo/spawn-log.json.lock " + tc.what + ", older than the 1ns stale window; use --force " + board.ForceWhen
+		if got := p[0].Line(); got != want {
+			t.Errorf("%q: line\n%q; want\n%q", tc.content, got, want)
+		}
+	}
+	for d, want := range map[time.Duration]string{time.Nanosecond: "1ns", 1500 * time.Microsecond: "1.5ms", 500 * time.Millisecond: "500ms", time.Minute: "1m0s"} {
+		if got := board.FormatWindow(d); got != want {
+			t.Errorf("FormatWindow(%d) = %q; want %q", d, got, want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package spawnlog
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/pa-toolkit/pa/estate"
@@ -28,7 +29,8 @@ type AfterAppend func(h *locking.Hold, rec Record) error
 //
 // Errors: an *estate.AgentError (a usage error; nothing is touched) when
 // agent is not a safe name; a *CorruptError when the spawn-log does not
-// parse (it is left byte for byte); the lock's errors from locking.Update
+// parse (it is left byte for byte); an error matching [ErrNoIDLeft] when its
+// nextId is the largest integer (nothing is written); the lock's errors from locking.Update
 // (*locking.TimeoutError, locking.ErrLockLost once the timeout ran out,
 // ctx's); the FS's. When the error comes from then (or AfterCommit), the
 // record has landed and is returned with it, never committed twice; on every
@@ -61,11 +63,15 @@ func Append(ctx context.Context, fsys vfs.FS, agent, title string, then AfterApp
 				return nil, err
 			}
 		}
-		rec = log.appendRecord(Record{
+		var err error
+		rec, err = log.appendRecord(Record{
 			Agent: agent, Title: title,
 			OpenedAt: now().UTC().Format(openedAtLayout),
 			PID:      host.PID(), Hostname: host.Hostname(),
 		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		return log.encode(), nil
 	}
 	landed := false

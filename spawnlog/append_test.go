@@ -3,9 +3,12 @@ package spawnlog_test
 import (
 	"context"
 	"errors"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -162,6 +165,10 @@ func TestCorruptSpawnLogIsNeverOverwritten(t *testing.T) {
 		"trailing data":    `{"version":1,"nextId":1,"records":[]} {}`,
 		"binary":           "\x00\x01\xff\xfe",
 		"a record is null": `{"version":1,"nextId":1,"records":[null]}`,
+		"a string nextId":  `{"version":1,"nextId":"2","records":[]}`,
+		"a huge nextId":    `{"version":1,"nextId":99999999999999999999,"records":[]}`,
+		"the largest id":   `{"version":1,"records":[{"id":` + strconv.Itoa(math.MaxInt) + `}]}`,
+		"a huge id":        `{"version":1,"nextId":1,"records":[{"id":9223372036854775808}]}`,
 	}
 	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
 		for name, doc := range corrupt {
@@ -173,8 +180,13 @@ func TestCorruptSpawnLogIsNeverOverwritten(t *testing.T) {
 				t.Errorf("%s: Append = %v; want a *CorruptError for %s", name, err, estate.SpawnLogPath(agent))
 				continue
 			}
-			if !strings.Contains(err.Error(), estate.SpawnLogPath(agent)) {
-				t.Errorf("%s: error %q does not name the file", name, err)
+			if want := estate.SpawnLogPath(agent) + " does not parse: want a JSON object with version, nextId and records: "; !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("%s: error %q; want it to start with %q", name, err, want)
+			}
+			for _, leak := range []string{"Go ", "json:", "spawnlog.", "document", "[]json"} {
+				if strings.Contains(err.Error(), leak) {
+					t.Errorf("%s: error %q shows Go internals (%q)", name, err, leak)
+				}
 			}
 			b, _ := os.ReadFile(filepath.Join(e.Dir, "agents", agent, "spawn-log.json"))
 			if string(b) != doc {
@@ -211,6 +223,58 @@ func TestAgentNames(t *testing.T) {
 		recs := appendN(t, e, long, 2)
 		if recs[1].ID != 2 || recs[1].Agent != long {
 			t.Errorf("a 240-character agent: records %+v; want ids 1 and 2", recs)
+		}
+	})
+}
+
+// The messages of a spawn-log that does not parse are plain words: the
+// shape wanted, then what is wrong, with no Go type in them.
+func TestCorruptSpawnLogMessages(t *testing.T) {
+	e := estatetest.New(t, estatetest.Classes[0])
+	cases := map[string]string{
+		`[]`: "it is an array, not an object",
+		`{"version":1,"nextId":"2","records":[]}`:         `"nextId" is a string, not an integer`,
+		`{"version":1,"nextId":1,"records":[{"id":"1"}]}`: `record 0: "id" is a string, not an integer`,
+		`{"version":1,"nextId":1,"records":[7]}`:          `record 0: it is a number, not an object`,
+	}
+	for doc, reason := range cases {
+		estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("demo"), doc)
+		_, err := spawnlog.Read(e.FS, "demo")
+		want := "agents/demo/spawn-log.json does not parse: want a JSON object with version, nextId and records: " + reason
+		var ce *spawnlog.CorruptError
+		if !errors.As(err, &ce) || err.Error() != want {
+			t.Errorf("%s: Read = %v; want %q", doc, err, want)
+		}
+	}
+}
+
+// A nextId at the largest integer gives no id (nextId+1 would wrap around
+// to a negative, already-used range): Append refuses with ErrNoIDLeft and
+// writes nothing; one below it gives its last id.
+func TestAppendNeverWrapsTheID(t *testing.T) {
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		full := `{"version":1,"nextId":` + strconv.Itoa(math.MaxInt) + `,"records":[]}`
+		estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("demo"), full)
+		before := estatetest.Snapshot(t, e.Dir)
+		_, err := spawnlog.Append(context.Background(), e.FS, "demo", "x", nil, opts())
+		if !errors.Is(err, spawnlog.ErrNoIDLeft) || !strings.Contains(err.Error(), "agents/demo/spawn-log.json: nextId is "+strconv.Itoa(math.MaxInt)) {
+			t.Errorf("Append at nextId MaxInt = %v; want ErrNoIDLeft naming the file and nextId", err)
+		}
+		if after := estatetest.Snapshot(t, e.Dir); !maps.Equal(before, after) {
+			t.Errorf("the estate changed: %q -> %q", before, after)
+		}
+
+		estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("demo"), `{"version":1,"nextId":`+strconv.Itoa(math.MaxInt-1)+`,"records":[]}`)
+		r, err := spawnlog.Append(context.Background(), e.FS, "demo", "x", nil, opts())
+		if err != nil || r.ID != math.MaxInt-1 {
+			t.Fatalf("Append at nextId MaxInt-1 = %+v, %v; want id %d", r, err, math.MaxInt-1)
+		}
+		log, err := spawnlog.Read(e.FS, "demo")
+		if err != nil || log.NextID != math.MaxInt {
+			t.Errorf("after the last id: %+v, %v; want a readable log with nextId MaxInt", log, err)
+		}
+		if _, err := spawnlog.Append(context.Background(), e.FS, "demo", "x", nil, opts()); !errors.Is(err, spawnlog.ErrNoIDLeft) {
+			t.Errorf("the append after the last id = %v; want ErrNoIDLeft", err)
 		}
 	})
 }

@@ -3,10 +3,20 @@ package spawnlog
 import (
 	"errors"
 	"fmt"
+
+	"github.com/pa-toolkit/pa/internal/jsonwords"
 )
 
 // ErrCorrupt is matched (errors.Is) by every *CorruptError.
 var ErrCorrupt = errors.New("spawn-log does not parse")
+
+// ErrNoIDLeft is returned by [Append] when the spawn-log's nextId is the
+// largest integer: no new id can be given without wrapping around to one
+// already used, so nothing is written.
+var ErrNoIDLeft = errors.New("no id is left for a new dispatch")
+
+// wantShape is what a spawn-log must be, as a *CorruptError says it.
+const wantShape = "want a JSON object with version, nextId and records"
 
 // CorruptError reports a spawn-log that does not parse or has an unknown
 // version. The file was not changed: a corrupt spawn-log is never
@@ -15,13 +25,21 @@ var ErrCorrupt = errors.New("spawn-log does not parse")
 type CorruptError struct {
 	// Path is the spawn-log's name in the estate.
 	Path string
-	// Err is the parse error.
+	// Err is the parse error (encoding/json's, possibly inside a record).
 	Err error
 }
 
-// Error names the file and the parse error.
+// Error names the file and says in plain words what is wrong:
+// `agents/demo/spawn-log.json does not parse: want a JSON object with
+// version, nextId and records: it is an array`.
 func (e *CorruptError) Error() string {
-	return fmt.Sprintf("spawn-log %s does not parse, so it is left as it is: %v", e.Path, e.Err)
+	return fmt.Sprintf("%s does not parse: %s", e.Path, e.Reason())
+}
+
+// Reason is the message without the file: the shape wanted and what is
+// wrong, in plain words (no Go type names).
+func (e *CorruptError) Reason() string {
+	return wantShape + ": " + jsonwords.Reason(e.Err)
 }
 
 // Unwrap returns the parse error.

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+
+	"github.com/pa-toolkit/pa/internal/jsonwords"
 )
 
 // Version is the version of the spawn-log document this package reads and
@@ -57,8 +60,9 @@ var (
 
 // Parse reads the bytes of the spawn-log name. It returns a *CorruptError
 // (naming name) when they are not one JSON object of a known version with a
-// "records" array of objects that each have an integer "id" of at least 1.
-// A missing nextId is taken as one more than the highest id.
+// "records" array of objects that each have an integer "id" of at least 1
+// and below the largest integer (so that a next id can follow it). A
+// missing nextId is taken as one more than the highest id.
 func Parse(name string, data []byte) (Log, error) {
 	corrupt := func(err error) (Log, error) { return Log{}, &CorruptError{Path: name, Err: err} }
 	var doc document
@@ -83,10 +87,14 @@ func Parse(name string, data []byte) (Log, error) {
 	for i, raw := range doc.Records {
 		var r Record
 		if err := json.Unmarshal(raw, &r); err != nil {
-			return corrupt(fmt.Errorf("record %d: %w", i, err))
+			return corrupt(jsonwords.In(fmt.Sprintf("record %d", i), err))
 		}
 		if r.ID < 1 {
 			return corrupt(fmt.Errorf("record %d: no integer id of at least 1", i))
+		}
+		if r.ID == math.MaxInt {
+			// r.ID+1 would wrap around to a negative id.
+			return corrupt(fmt.Errorf("record %d: id %d is the largest integer, so no id can follow it", i, r.ID))
 		}
 		log.Records = append(log.Records, r)
 		log.NextID = max(log.NextID, r.ID+1)
@@ -99,8 +107,12 @@ func Parse(name string, data []byte) (Log, error) {
 }
 
 // appendRecord allocates the next id to r, adds it to the log and returns
-// the record as added.
-func (l *Log) appendRecord(r Record) Record {
+// the record as added. It returns ErrNoIDLeft, and changes nothing, when
+// NextID is the largest integer: NextID+1 would wrap around.
+func (l *Log) appendRecord(r Record) (Record, error) {
+	if l.NextID == math.MaxInt {
+		return Record{}, fmt.Errorf("nextId is %d, the largest integer: %w", l.NextID, ErrNoIDLeft)
+	}
 	r.ID = l.NextID
 	l.NextID++
 	b, err := json.Marshal(r)
@@ -109,7 +121,7 @@ func (l *Log) appendRecord(r Record) Record {
 	}
 	l.Records = append(l.Records, r)
 	l.raw = append(l.raw, b)
-	return r
+	return r, nil
 }
 
 // encode writes the log as its document, indented, with a final newline.

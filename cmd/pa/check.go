@@ -2,38 +2,36 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/pa-toolkit/pa/board"
 )
 
-// envelopeCut is the longest problem line --hook-envelope carries, in
-// characters (spec: pa board check).
-const envelopeCut = 360
-
 // checkCmd is `pa board check`.
 type checkCmd struct {
 	Agent        string        `help:"Check this agent only (default: every agent)." env:"PA_AGENT" placeholder:"NAME"`
 	JSON         bool          `name:"json" help:"Print the problems as one JSON object."`
-	HookEnvelope bool          `name:"hook-envelope" help:"Print one JSON object {\"ok\":...,\"problems\":[lines]} for a hook, each line cut at 360 characters; always exit 0."`
-	StaleWindow  time.Duration `name:"stale-window" help:"Report a lock held longer than this (default ${default})." default:"60s" placeholder:"DURATION"`
+	HookEnvelope bool          `name:"hook-envelope" help:"Print one JSON object {\"ok\":...,\"problems\":[lines]} for a hook, each line cut at 360 characters; always exit 0, even on a usage error."`
+	StaleWindow  time.Duration `name:"stale-window" help:"Report a lock held longer than this (above 0; default ${default}). It only decides what is reported: no lock is ever broken for its age." default:"60s" placeholder:"DURATION"`
 }
 
 // Help is the command's long help.
 func (c *checkCmd) Help() string {
 	return `Reports, for one agent or every agent: a spawn-log lock held longer than the
-stale window (60s), with its holder and the pa dispatch unlock command; every
-dispatch of the spawn-log that is not on the board; a spawn-log or board that
-does not parse. Read-only: it never writes, breaks or sweeps anything, and a
-held lock is never broken for its age.
+stale window (--stale-window, default 60s), with its holder and the pa
+dispatch unlock command; every dispatch of the spawn-log that is not on the
+board; a spawn-log or board that does not parse. Read-only: it never writes,
+breaks or sweeps anything, creates no folder (an estate that does not exist is
+an error), and a held lock is never broken for its age. A lock's age is the
+time since the later of its acquiredAt and its file time, never below 0.
 
-Output: one line a problem (--json: {"problems":[...]} with values whole;
+Output: one line a problem (--json: {"problems":[...]} with values whole, and
+a "command" that names --home when the estate is not the default;
 --hook-envelope: {"ok":bool,"problems":[lines cut at 360 characters]}).
 
 Exit codes: 0 no problem; 1 usage or bad input; 2 problems found.
-With --hook-envelope always 0.
+With --hook-envelope always 0: a usage error is a line in the envelope.
 
 Example:
   pa board check --agent demo`
@@ -49,29 +47,23 @@ type jsonProblem struct {
 func (c *checkCmd) Run(ctx context.Context, g *globals, out *output) error {
 	var lines []string
 	var problems []jsonProblem
-	err := checkAgent(c.Agent)
-	if c.Agent == "" || err == nil {
+	err := c.validate()
+	if err == nil {
 		lines, problems, err = c.check(g)
 	}
 	if c.HookEnvelope {
 		if err != nil {
-			// Even a bad agent name is reported inside the envelope: a
-			// hook always gets one JSON object and exit 0.
-			lines = append(lines, "pa: "+oneLine(err.Error()))
+			// Even a usage error is reported inside the envelope: a hook
+			// always gets one JSON object and exit 0.
+			lines = append(lines, "pa: "+oneLine(plainError("", err)))
 		}
-		for i, l := range lines {
-			lines[i] = cut(l, envelopeCut)
-		}
-		b, _ := json.Marshal(map[string]any{"ok": len(lines) == 0, "problems": lines})
-		_, werr := fmt.Fprintf(out.stdout, "%s\n", b)
-		return werr
+		return writeEnvelope(out.stdout, lines)
 	}
 	if err != nil {
 		return err
 	}
 	if c.JSON {
-		b, _ := json.Marshal(map[string]any{"problems": problems})
-		fmt.Fprintf(out.stdout, "%s\n", b)
+		fmt.Fprintf(out.stdout, "%s\n", marshalJSON(map[string]any{"problems": problems}))
 	} else {
 		for _, l := range lines {
 			fmt.Fprintln(out.stdout, l)
@@ -83,10 +75,21 @@ func (c *checkCmd) Run(ctx context.Context, g *globals, out *output) error {
 	return nil
 }
 
+// validate checks the flags before anything is opened.
+func (c *checkCmd) validate() error {
+	if c.StaleWindow <= 0 {
+		return fail(exitUsage, "--stale-window %s: want a duration above 0", c.StaleWindow)
+	}
+	if c.Agent != "" {
+		return checkAgent(c.Agent)
+	}
+	return nil
+}
+
 // check runs board.Check on each agent.
 func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 	lines, problems := []string{}, []jsonProblem{}
-	fsys, closeFS, err := g.openEstate()
+	fsys, closeFS, err := g.openEstate(false)
 	if err != nil {
 		return lines, problems, err
 	}
@@ -96,7 +99,10 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 		return lines, problems, err
 	}
 	for _, agent := range agents {
-		ps, err := board.Check(fsys, agent, board.CheckOptions{StaleWindow: c.StaleWindow})
+		// Home puts --home into each problem's command (the --json
+		// "command"); the line itself stays as the spec bounds it (see
+		// board.Problem.Line).
+		ps, err := board.Check(fsys, agent, board.CheckOptions{StaleWindow: c.StaleWindow, Home: g.home})
 		if err != nil {
 			return lines, problems, err
 		}
@@ -106,15 +112,4 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 		}
 	}
 	return lines, problems, nil
-}
-
-// cut keeps the first n characters of s.
-func cut(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i]
-		}
-		n--
-	}
-	return s
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -65,7 +66,7 @@ func TestBoardCheckReportsAHeldLock(t *testing.T) {
 				}
 				p := js.Problems[0]
 				if p.Kind != "lock-held" || p.Path != lock || p.Holder.PID != live || p.Holder.Hostname != tc.host ||
-					!strings.HasPrefix(p.Line, lead) || p.Command != "pa dispatch unlock --force --agent "+tc.agent {
+					!strings.HasPrefix(p.Line, lead) || p.Command != board.Program(home)+" dispatch unlock --force --agent "+tc.agent {
 					t.Errorf("--json: problem %+v; want lock-held with the whole path, host and agent", p)
 				}
 

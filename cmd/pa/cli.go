@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -27,19 +29,73 @@ type cli struct {
 	globals
 
 	Version  kong.VersionFlag `help:"Print pa's version and exit."`
-	Dispatch struct {
-		Open   openCmd   `cmd:"" help:"Record a new dispatch of an agent in its spawn-log and put it on its board."`
-		List   listCmd   `cmd:"" help:"List the dispatches in the spawn-logs."`
-		Unlock unlockCmd `cmd:"" help:"Remove a spawn-log lock, after printing its holder."`
-	} `cmd:"" help:"Dispatches: open, list, unlock."`
-	Board struct {
-		Check checkCmd `cmd:"" help:"Report a lock held past the stale window and dispatches not on the board (read-only)."`
-	} `cmd:"" help:"The agents' boards: check."`
+	Dispatch dispatchCmd      `cmd:"" help:"Dispatches: open, list, unlock."`
+	Board    boardCmd         `cmd:"" help:"The agents' boards: check."`
+	Help     helpCmd          `cmd:"" help:"Show help for pa or for one of its commands (pa help dispatch open)."`
+	Vers     versionCmd       `cmd:"" name:"version" help:"Print pa's version."`
+}
+
+// dispatchCmd is `pa dispatch`.
+type dispatchCmd struct {
+	Open   openCmd   `cmd:"" help:"Record a new dispatch of an agent in its spawn-log and put it on its board."`
+	List   listCmd   `cmd:"" help:"List the dispatches in the spawn-logs."`
+	Unlock unlockCmd `cmd:"" help:"Remove a spawn-log lock, after printing its holder."`
+}
+
+// Help is the group's long help.
+func (dispatchCmd) Help() string {
+	return `A dispatch is one record in agents/<agent>/spawn-log.json: an id, the agent,
+a title, when it was opened and by which process. open appends one under the
+spawn-log lock (and puts it on the agent's board), list reads them, unlock
+clears a lock that a writer left or that blocks.`
+}
+
+// boardCmd is `pa board`.
+type boardCmd struct {
+	Check checkCmd `cmd:"" help:"Report a lock held past the stale window and dispatches not on the board (read-only)."`
+}
+
+// Help is the group's long help.
+func (boardCmd) Help() string {
+	return `Each agent's board, agents/<agent>/board/board.json, holds one item per
+dispatch, written by pa dispatch open while the spawn-log lock is held. check
+reads the boards, spawn-logs and locks and reports what needs an operator.`
+}
+
+// helpCmd is `pa help [COMMAND...]`.
+type helpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command to show help for (e.g. dispatch open)."`
+}
+
+// Run prints the help of pa, or of the command named.
+func (h *helpCmd) Run(kctx *kong.Context) error {
+	t, err := kong.Trace(kctx.Kong, h.Command)
+	if err == nil {
+		err = t.Error
+	}
+	if err != nil {
+		return fail(exitUsage, "help %s: %v", strings.Join(h.Command, " "), err)
+	}
+	return t.PrintUsage(false)
+}
+
+// versionCmd is `pa version`.
+type versionCmd struct{}
+
+// Run prints the version, as --version does.
+func (versionCmd) Run(out *output) error {
+	_, err := fmt.Fprintf(out.stdout, "pa %s\n", version)
+	return err
 }
 
 // globals are the flags every command takes.
 type globals struct {
-	Home string `help:"The estate's folder (created if missing). Default: ~/.pa." env:"PA_HOME" placeholder:"DIR"`
+	Home string `help:"The estate's folder (default: ~/.pa). Only dispatch open creates it; the other commands need it to exist." env:"PA_HOME" placeholder:"DIR"`
+
+	// home is Home made absolute once the estate is opened ("" for the
+	// default estate): every command a message names carries it (see
+	// program). dir is the estate's folder: home, or ~/.pa.
+	home, dir string
 }
 
 const description = `pa records the dispatches of agents in an estate: agents/<agent>/spawn-log.json,
@@ -67,8 +123,32 @@ type kongExit int
 
 // run parses args and runs the command; it returns the exit code. It
 // prints results on stdout and errors as one line each on stderr, prefixed
-// "pa: ", and never a stack trace.
+// "pa: ", and never a stack trace. With --hook-envelope anywhere in args,
+// every error, kong's own parse errors included, goes into the one JSON
+// envelope on stdout instead, and the exit code is 0.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	envelope := hookEnvelopeIn(args)
+	report := func(err error) int {
+		var ee *exitError
+		code, msg := exitUsage, ""
+		if errors.As(err, &ee) {
+			code, msg = ee.code, ee.msg
+		} else {
+			msg = locking.DisplayValue(err.Error())
+		}
+		if envelope {
+			var lines []string
+			if msg != "" {
+				lines = []string{"pa: " + oneLine(msg)}
+			}
+			writeEnvelope(stdout, lines)
+			return exitOK
+		}
+		if msg != "" {
+			fmt.Fprintf(stderr, "pa: %s\n", oneLine(msg))
+		}
+		return code
+	}
 	var c cli
 	parser, err := kong.New(&c,
 		kong.Name("pa"),
@@ -79,8 +159,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 	)
 	if err != nil {
-		fmt.Fprintf(stderr, "pa: %s\n", oneLine(err.Error()))
-		return exitUsage
+		return report(fail(exitUsage, "%s", err))
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -96,23 +175,66 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}()
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "pa: %s (see pa --help)\n", oneLine(err.Error()))
-		return exitUsage
+		// kong's message may quote the args as given: escape what a
+		// terminal must not see raw.
+		return report(fail(exitUsage, "%s (see pa --help)", termsafe.Escape(err.Error())))
+	}
+	if err := emptyFlags(kctx, args); err != nil {
+		return report(err)
 	}
 	kctx.BindTo(ctx, (*context.Context)(nil))
-	err = kctx.Run(&c.globals, &output{stdout: stdout, stderr: stderr})
-	if err == nil {
-		return exitOK
+	if err := kctx.Run(&c.globals, &output{stdout: stdout, stderr: stderr}); err != nil {
+		return report(err)
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.msg != "" {
-			fmt.Fprintf(stderr, "pa: %s\n", oneLine(ee.msg))
+	return exitOK
+}
+
+// hookEnvelopeIn reports whether args ask for --hook-envelope (before any
+// "--"), read from the raw args so that even an args list kong cannot parse
+// gets its envelope. --hook-envelope=false does not.
+func hookEnvelopeIn(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
 		}
-		return ee.code
+		if a == "--hook-envelope" {
+			return true
+		}
+		if v, ok := strings.CutPrefix(a, "--hook-envelope="); ok {
+			b, err := strconv.ParseBool(v)
+			return b || err != nil
+		}
 	}
-	fmt.Fprintf(stderr, "pa: %s\n", oneLine(locking.DisplayValue(err.Error())))
-	return exitUsage
+	return false
+}
+
+// emptyFlags refuses --home and --agent given as "" (on the command line or
+// through PA_HOME or PA_AGENT set to ""): an empty value is a mistake, not
+// a request for the default estate or for every agent.
+func emptyFlags(kctx *kong.Context, args []string) error {
+	for _, f := range kctx.Flags() {
+		if f.Name != "home" && f.Name != "agent" || !f.Set {
+			continue
+		}
+		if v, ok := kctx.FlagValue(f).(string); !ok || v != "" {
+			continue
+		}
+		given := false
+		for _, a := range args {
+			if a == "--" {
+				break
+			}
+			if a == "--"+f.Name || strings.HasPrefix(a, "--"+f.Name+"=") {
+				given = true
+			}
+		}
+		what := map[string]string{"home": "the estate's folder", "agent": "an agent's name"}[f.Name]
+		if given || len(f.Envs) == 0 {
+			return fail(exitUsage, "--%s is empty: give %s, or leave --%s out", f.Name, what, f.Name)
+		}
+		return fail(exitUsage, "%s is set but empty: set it to %s, or unset it", f.Envs[0], what)
+	}
+	return nil
 }
 
 // output is where commands print.

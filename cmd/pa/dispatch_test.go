@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -106,7 +107,7 @@ func TestOpenAgainstALiveHolderTimesOut(t *testing.T) {
 			if !strings.HasPrefix(r.stderr, lead) {
 				t.Errorf("line %q; want it to lead with %q", r.stderr, lead)
 			}
-			for _, want := range []string{"(alive, age ", "pa dispatch unlock --force --agent " + agent + ",", "only once the holder's process is gone or stuck, never while it still runs"} {
+			for _, want := range []string{"(alive, age ", "): gave up after 1s; ", board.Program(home) + " dispatch unlock --force --agent " + agent + ",", "only once the holder's process is gone or stuck, never while it still runs"} {
 				if !strings.Contains(r.stderr, want) {
 					t.Errorf("line %q; want %q in it", r.stderr, want)
 				}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/pa-toolkit/pa/board"
 )
 
 // fault runs the pafault build of class c with PA_FAULT_STEP=step.
@@ -60,7 +62,8 @@ func TestOpenKilledAfterTheExclusiveOpen(t *testing.T) {
 			t.Fatalf("without hard links: exit 0; want the process killed at acquire:opened")
 		}
 		r = c.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
-		if r.code != 2 || !strings.Contains(r.stderr, "held by an empty lock") || !strings.Contains(r.stderr, "pa dispatch unlock --force --agent demo") {
+		if r.code != 2 || !strings.HasPrefix(r.stderr, "pa: agents/demo/spawn-log.json.lock is an empty lock (0 bytes, age ") ||
+			!strings.Contains(r.stderr, board.Program(home)+" dispatch unlock --force --agent demo") {
 			t.Fatalf("the next open: exit %d, stderr %q; want exit 2 naming the empty lock and --force", r.code, r.stderr)
 		}
 		if r := c.run(t, home, "dispatch", "unlock", "--force", "--agent", "demo"); r.code != 0 {
@@ -92,7 +95,8 @@ func TestFaultInjectionOnlyInThePafaultBuild(t *testing.T) {
 }
 
 // Every command's --help says what it does, its exit codes and an example;
-// pa --version prints the version. Both exit 0.
+// pa --version and pa version print the version; pa help [COMMAND] prints
+// the same as --help. All exit 0.
 func TestHelpAndVersion(t *testing.T) {
 	home := t.TempDir()
 	c := binClasses[0]
@@ -106,7 +110,25 @@ func TestHelpAndVersion(t *testing.T) {
 	if r := c.run(t, home, "--help"); r.code != 0 || !strings.Contains(r.stdout, "Exit codes:") {
 		t.Errorf("pa --help: exit %d, stdout %q", r.code, r.stdout)
 	}
-	if r := c.run(t, home, "--version"); r.code != 0 || r.stdout != fmt.Sprintf("pa %s\n", version) {
-		t.Errorf("pa --version: exit %d, stdout %q; want pa %s", r.code, r.stdout, version)
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		if r := c.run(t, home, args...); r.code != 0 || r.stdout != fmt.Sprintf("pa %s\n", version) {
+			t.Errorf("pa %s: exit %d, stdout %q; want pa %s", args[0], r.code, r.stdout, version)
+		}
+	}
+	// pa help [COMMAND...] is pa [COMMAND...] --help.
+	for _, cmd := range [][]string{{}, {"dispatch"}, {"dispatch", "open"}, {"board", "check"}} {
+		want := c.run(t, home, append(cmd, "--help")...)
+		if r := c.run(t, home, append([]string{"help"}, cmd...)...); r.code != 0 || r.stdout != want.stdout || r.stdout == "" {
+			t.Errorf("pa help %s: exit %d, stdout %q; want the same as --help: %q", cmd, r.code, r.stdout, want.stdout)
+		}
+	}
+	if r := c.run(t, home, "help", "nope"); r.code != 1 || !strings.HasPrefix(r.stderr, "pa: help nope: ") {
+		t.Errorf("pa help nope: exit %d, stderr %q; want exit 1", r.code, r.stderr)
+	}
+	// The groups say what they are about, beyond their one-line summary.
+	for group, want := range map[string]string{"dispatch": "A dispatch is one record in agents/<agent>/spawn-log.json", "board": "Each agent's board, agents/<agent>/board/board.json"} {
+		if r := c.run(t, home, group, "--help"); r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Errorf("pa %s --help: exit %d, stdout %q; want %q in it", group, r.code, r.stdout, want)
+		}
 	}
 }

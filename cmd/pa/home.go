@@ -1,34 +1,82 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
+	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
-// openEstate opens the estate's folder (--home, PA_HOME, or ~/.pa, created
-// when missing) as a vfs.FS on the real OS; a pafault build may wrap it
-// (fault_pafault.go). The caller closes it.
-func (g *globals) openEstate() (vfs.FS, func(), error) {
-	home := g.Home
-	if home == "" {
+// resolve sets g.dir, the estate's folder, and g.home, the folder every
+// command a message names carries: --home (or PA_HOME) made absolute, so a
+// command pasted into another shell, in another folder or with another
+// PA_HOME, still acts on this estate; "" for the default estate ~/.pa,
+// whose commands stay plain `pa ...`. A --home that no message could show
+// as it is (a control or bidirectional character, or not UTF-8) is a usage
+// error.
+func (g *globals) resolve() error {
+	if g.Home == "" { // not given: an empty --home is refused before (emptyFlags)
 		h, err := os.UserHomeDir()
 		if err != nil {
-			return nil, nil, fail(exitUsage, "no --home given, no PA_HOME and no home folder: %v", err)
+			return fail(exitUsage, "no --home given, no PA_HOME and no home folder: %v", err)
 		}
-		home = filepath.Join(h, ".pa")
+		g.home, g.dir = "", filepath.Join(h, ".pa")
+		return nil
 	}
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		return nil, nil, fail(exitUsage, "estate %s: %v", home, err)
+	if !termsafe.Clean(g.Home) {
+		return fail(exitUsage, "--home %s: it holds a control or bidirectional character (or is not UTF-8), which no message can show as it is; name another folder",
+			strconv.QuoteToASCII(g.Home))
 	}
-	o, err := osfs.New(home)
+	abs, err := filepath.Abs(g.Home)
 	if err != nil {
-		return nil, nil, fail(exitUsage, "estate %s: %v", home, err)
+		return fail(exitUsage, "--home %s: %v", g.Home, err)
+	}
+	g.home, g.dir = abs, abs
+	return nil
+}
+
+// program is how the commands a message names start: `pa`, or `pa --home
+// DIR` outside the default estate (board.Program). Valid once the estate is
+// opened.
+func (g *globals) program() string { return board.Program(g.home) }
+
+// openEstate opens the estate's folder (--home, PA_HOME, or ~/.pa) as a
+// vfs.FS on the real OS; a pafault build may wrap it (fault_pafault.go).
+// With create (dispatch open alone) the folder is created when missing.
+// Without it (list, check, unlock: they create no folder) an estate that is
+// missing, or holds no agents folder, is a usage error naming the folder,
+// so that a mistyped --home is never taken for an empty estate. The caller
+// closes it.
+func (g *globals) openEstate(create bool) (vfs.FS, func(), error) {
+	if err := g.resolve(); err != nil {
+		return nil, nil, err
+	}
+	if create {
+		if err := os.MkdirAll(g.dir, 0o755); err != nil {
+			return nil, nil, fail(exitUsage, "estate %s: %v", shown(g.dir), err)
+		}
+	}
+	o, err := osfs.New(g.dir)
+	if errors.Is(err, fs.ErrNotExist) && !create {
+		return nil, nil, g.noEstate()
+	}
+	if err != nil {
+		return nil, nil, fail(exitUsage, "estate %s: %v", shown(g.dir), err)
+	}
+	if !create {
+		if _, err := o.ReadDir(estate.AgentsDir); errors.Is(err, fs.ErrNotExist) {
+			_ = o.Close()
+			return nil, nil, g.noEstate()
+		}
 	}
 	fsys, err := faultFS(o)
 	if err != nil {
@@ -37,6 +85,16 @@ func (g *globals) openEstate() (vfs.FS, func(), error) {
 	}
 	return fsys, func() { _ = o.Close() }, nil
 }
+
+// noEstate is the usage error of a read-only command in a folder where
+// nothing was ever recorded.
+func (g *globals) noEstate() error {
+	return fail(exitUsage, "no estate at %s (nothing recorded there yet)", shown(g.dir))
+}
+
+// shown is a path for a message: whole, with only the characters a terminal
+// must not see raw escaped.
+func shown(p string) string { return termsafe.Escape(p) }
 
 // agentsOf returns the one agent given, checked, or, when none is given,
 // every agent of the estate.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"time"
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/locking"
@@ -10,53 +12,93 @@ import (
 // The exit-2 lines of a lock. Each leads with the lock (the agent capped for
 // display) and the holder's pid, then its host, state, age and acquiredAt
 // (locking.Holder.Describe, every value read from disk escaped and capped),
-// and names the one command that clears it with the whole agent name
-// (spec: The lock file and the names beside it; Unlock).
+// and names the one command that clears it with the whole agent name and,
+// outside the default estate, --home (spec: The lock file and the names
+// beside it; Unlock).
+
+// advice words the lines about one agent's lock in the estate a command ran
+// on: the lock as messages show it and the commands that act on it.
+type advice struct {
+	pa    string // how commands start: "pa", or "pa --home DIR" (globals.program)
+	home  string // --home made absolute, "" for the default estate
+	agent string
+}
+
+// adviceFor is the advice for agent in g's estate (opened).
+func (g *globals) adviceFor(agent string) advice {
+	return advice{pa: g.program(), home: g.home, agent: agent}
+}
+
+// lock is the agent's spawn-log lock, capped for display.
+func (a advice) lock() string { return lockDisplay(a.agent) }
+
+// unlock is the unlock command for a holder in state: --force for any
+// holder not provably dead.
+func (a advice) unlock(state locking.State) string {
+	return board.UnlockCommand(a.home, a.agent, locking.Holder{State: state})
+}
+
+// held is the lock and its holder: `<lock> held by pid 1234 on host "h"
+// (alive, age 3s, acquiredAt ...)`, or for a lock that names no holder
+// `<lock> is an empty lock (0 bytes, age 3s)`.
+func (a advice) held(h locking.Holder) string {
+	if h.State == locking.StateUnreadable {
+		return a.lock() + " is " + board.DescribeHolder(h)
+	}
+	return a.lock() + " held by " + h.Describe()
+}
+
+// holder is what unlock prints after the lock and ": ": `held by pid ...`,
+// or `an empty lock (0 bytes, age 3s)`.
+func holder(h locking.Holder) string {
+	if h.State == locking.StateUnreadable {
+		return board.DescribeHolder(h)
+	}
+	return "held by " + h.Describe()
+}
 
 // clearWith names the command that clears a lock held by h and, for a
 // holder not provably dead, when --force is right.
-func clearWith(agent string, h locking.Holder) string {
-	cmd := board.UnlockCommand(agent, h)
+func (a advice) clearWith(h locking.Holder) string {
+	cmd := a.unlock(h.State)
 	if h.State == locking.StateDead {
 		return "clear it with " + cmd
 	}
 	return "clear it with " + cmd + ", " + board.ForceWhen
 }
 
+// gaveUp says how a writer's wait ended: at once with --wait 0, else after
+// the time it waited.
+func gaveUp(wait, waited time.Duration) string {
+	if wait == 0 {
+		return "gave up at once (--wait 0)"
+	}
+	return "gave up after " + locking.FormatAge(waited)
+}
+
 // lockError turns an error of the lock into pa's exit-2 line; other errors
-// are returned as they are.
-func lockError(agent string, err error) error {
+// are returned as they are. wait is --wait (open), for a timeout's line;
+// nothing is what an interrupted command did not do ("written",
+// "removed").
+func (a advice) lockError(err error, wait time.Duration, nothing string) error {
 	var te *locking.TimeoutError
 	var re *locking.RefusedError
 	var be *locking.BusyError
 	switch {
 	case errors.As(err, &te):
-		return fail(exitProblem, "%s held by %s: gave up after %s; %s",
-			lockDisplay(agent), te.Holder.Describe(), locking.FormatAge(te.Waited), clearWith(agent, te.Holder))
+		return fail(exitProblem, "%s: %s; %s", a.held(te.Holder), gaveUp(wait, te.Waited), a.clearWith(te.Holder))
 	case errors.As(err, &re):
-		return fail(exitProblem, "%s held by %s: not removed; %s",
-			lockDisplay(agent), re.Holder.Describe(), clearWith(agent, re.Holder))
+		return fail(exitProblem, "%s: not removed; %s", a.held(re.Holder), a.clearWith(re.Holder))
 	case errors.As(err, &be):
-		return fail(exitProblem, "%s held by %s: not removed, pid %d (host %s) is breaking it (claim %s); run %s again once that process is gone or stuck",
-			lockDisplay(agent), be.Holder.Describe(), be.Claim.PID, be.Claim.HostHash,
-			locking.CapForDisplay(be.Claim.Claim), board.UnlockCommand(agent, locking.Holder{State: locking.StateDead}))
+		return fail(exitProblem, "%s: not removed, pid %d (host %s) is breaking it (claim %s); run %s again once that process is gone or stuck",
+			a.held(be.Holder), be.Claim.PID, be.Claim.HostHash,
+			locking.CapForDisplay(be.Claim.Claim), a.unlock(locking.StateDead))
 	case errors.Is(err, locking.ErrLockLost):
 		return fail(exitProblem, "%s: this writer's lock was lost and the wait ran out before a fresh hold; nothing was written; run %s to see who holds it",
-			lockDisplay(agent), board.UnlockCommand(agent, locking.Holder{State: locking.StateDead}))
+			a.lock(), a.unlock(locking.StateDead))
+	case errors.Is(err, context.Canceled):
+		// Ctrl-C: a lock outcome (exit 2), not a usage error.
+		return fail(exitProblem, "interrupted while waiting for %s: nothing %s", a.lock(), nothing)
 	}
 	return err
-}
-
-// inputError turns a usage or bad-input error (a bad agent name, a
-// spawn-log or board that does not parse) into exit 1; other errors are
-// returned as they are.
-func inputError(err error) error {
-	if err == nil {
-		return nil
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return fail(exitUsage, "%s", locking.DisplayValue(err.Error()))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/pa-toolkit/pa/locking"
@@ -20,10 +19,12 @@ func (c *listCmd) Help() string {
 	return `Reads the spawn-logs (without the lock: a commit is a rename, so a reader sees
 one whole version) and prints one dispatch a line, tab-separated:
 agent, id, openedAt, title (values escaped for the terminal). --json prints
-the records as one JSON array. Writes nothing.
+the records as one JSON array (values whole; control and bidirectional
+characters written as \uXXXX). Writes nothing and creates no folder: an
+estate that does not exist is an error.
 
-Exit codes: 0 listed; 1 usage or bad input (a bad agent name, a spawn-log that
-does not parse).
+Exit codes: 0 listed; 1 usage or bad input (a bad agent name, no estate at
+--home, a spawn-log that does not parse).
 
 Example:
   pa dispatch list --agent demo`
@@ -36,7 +37,7 @@ func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
 			return err
 		}
 	}
-	fsys, closeFS, err := g.openEstate()
+	fsys, closeFS, err := g.openEstate(false)
 	if err != nil {
 		return err
 	}
@@ -49,13 +50,12 @@ func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
 	for _, agent := range agents {
 		log, err := spawnlog.Read(fsys, agent)
 		if err != nil {
-			return inputError(err)
+			return fail(exitUsage, "%s", plainError(agent, err))
 		}
 		records = append(records, log.Records...)
 	}
 	if c.JSON {
-		b, _ := json.Marshal(records)
-		_, err := fmt.Fprintf(out.stdout, "%s\n", b)
+		_, err := fmt.Fprintf(out.stdout, "%s\n", marshalJSON(records))
 		return err
 	}
 	for _, r := range records {

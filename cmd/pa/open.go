@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
@@ -28,14 +28,17 @@ func (c *openCmd) Help() string {
 	return `Appends a record to agents/<agent>/spawn-log.json under the spawn-log lock,
 with a fresh id, and puts the dispatch on agents/<agent>/board/board.json while
 the lock is still held. Prints the new id alone on stdout (--json: the record).
+Creates the estate's folder when it is missing (the only command that does).
 
 A lock held by a live process is never broken: after --wait, open fails with
-one line naming the holder and the pa dispatch unlock command that clears it.
+one line naming the holder and the pa dispatch unlock command that clears it
+(with --home when the estate is not the default). Ctrl-C while it waits ends
+it with exit 2, writing nothing.
 
 Exit codes: 0 recorded; 1 usage or bad input (a bad agent name, a spawn-log or
-board that does not parse: nothing is written); 2 the lock is held (nothing is
-written), or the lock was lost before the board write (the record is in the
-spawn-log, the line names its id).
+board that does not parse: nothing is written); 2 the lock is held or the wait
+was interrupted (nothing is written), or the lock was lost before the board
+write (the record is in the spawn-log, the line names its id).
 
 Example:
   pa dispatch open --agent demo --title "first dispatch"`
@@ -50,7 +53,7 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if err != nil {
 		return err
 	}
-	fsys, closeFS, err := g.openEstate()
+	fsys, closeFS, err := g.openEstate(true)
 	if err != nil {
 		return err
 	}
@@ -58,11 +61,10 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 
 	rec, err := board.OpenDispatch(ctx, fsys, c.Agent, c.Title, opts)
 	if err != nil {
-		return openError(fsys, c.Agent, c.Wait, err, opts)
+		return openError(fsys, g.adviceFor(c.Agent), c.Wait, err, opts)
 	}
 	if c.JSON {
-		b, _ := json.Marshal(rec)
-		_, err = fmt.Fprintf(out.stdout, "%s\n", b)
+		_, err = fmt.Fprintf(out.stdout, "%s\n", marshalJSON(rec))
 		return err
 	}
 	_, err = fmt.Fprintf(out.stdout, "%d\n", rec.ID)
@@ -70,32 +72,51 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 }
 
 // openError turns an error of board.OpenDispatch into pa's line and exit
-// code: 2 for the lock (held, lost) and for a dispatch recorded but not on
-// its board (row R24: the line names its id), 1 for bad input.
-func openError(fsys vfs.FS, agent string, wait time.Duration, err error, opts locking.Options) error {
+// code: 2 for the lock (held, lost, the wait interrupted) and for a
+// dispatch recorded but not on its board (row R24: the line names its id),
+// 1 for bad input.
+func openError(fsys vfs.FS, a advice, wait time.Duration, err error, opts locking.Options) error {
+	agent := a.agent
 	var nb *board.NotOnBoardError
 	switch {
 	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
-		return fail(exitProblem, "%s was lost before the board write: dispatch %d is in the spawn-log but not on the board; pa board check %s names it",
-			lockDisplay(agent), nb.DispatchID, board.AgentFlag(agent))
+		return fail(exitProblem, "%s was lost before the board write: dispatch %d is in the spawn-log but not on the board; %s board check %s names it",
+			a.lock(), nb.DispatchID, a.pa, board.AgentFlag(agent))
 	case errors.As(err, &nb):
 		return fail(exitProblem, "dispatch %d is in %s but not on the board: %s",
-			nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), locking.DisplayValue(nb.Err.Error()))
+			nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err))
 	case errors.Is(err, locking.ErrLockLost):
 		// Fenced out again and again until the wait ran out: name whoever
 		// holds the lock now.
 		h, ierr := locking.Inspect(fsys, estate.SpawnLogPath(agent), opts)
 		if ierr == nil {
-			return fail(exitProblem, "%s held by %s: this writer lost its lock and gave up after %s; nothing was written; %s",
-				lockDisplay(agent), h.Describe(), locking.FormatAge(wait), clearWith(agent, h))
+			return fail(exitProblem, "%s: this writer lost its lock and %s; nothing was written; %s",
+				a.held(h), gaveUp(wait, wait), a.clearWith(h))
 		}
 		if errors.Is(ierr, fs.ErrNotExist) {
-			return fail(exitProblem, "%s: this writer lost its lock and gave up after %s; nothing was written; the lock is free now, try again",
-				lockDisplay(agent), locking.FormatAge(wait))
+			return fail(exitProblem, "%s: this writer lost its lock and %s; nothing was written; the lock is free now, try again",
+				a.lock(), gaveUp(wait, wait))
 		}
-		return lockError(agent, err)
-	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent):
-		return inputError(err)
+		return a.lockError(err, wait, "written")
+	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent),
+		errors.Is(err, spawnlog.ErrNoIDLeft):
+		return fail(exitUsage, "%s", plainError(agent, err))
 	}
-	return lockError(agent, err)
+	return a.lockError(err, wait, "written")
+}
+
+// plainError is err as one line for the operator: a spawn-log or board that
+// does not parse as `<file> does not parse: <plain reason>` (the agent in
+// the file capped for display), anything else with the characters a
+// terminal must not see raw escaped.
+func plainError(agent string, err error) string {
+	var sc *spawnlog.CorruptError
+	var bc *board.CorruptError
+	switch {
+	case errors.As(err, &sc):
+		return estate.Display(agent, sc.Path) + " does not parse: " + sc.Reason()
+	case errors.As(err, &bc):
+		return estate.Display(agent, bc.Path) + " does not parse: " + bc.Reason()
+	}
+	return termsafe.Escape(err.Error())
 }

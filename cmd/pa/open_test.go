@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,28 +16,63 @@ import (
 
 // The lines of `pa dispatch open` for a lost lock (row R24 and a writer
 // fenced out until its wait ran out): exit 2, one line leading with the
-// lock, naming the dispatch id or the holder now, and the whole agent.
+// lock, naming the dispatch id or the holder now, the whole agent, and the
+// estate's --home when it is not the default.
 func TestOpenErrorLines(t *testing.T) {
 	live := locktest.LivePID(t)
 	e := estatetest.New(t, estatetest.Classes[0])
-	for _, agent := range []string{"demo", "-dash"} {
-		lost := &board.NotOnBoardError{Agent: agent, DispatchID: 7, Err: locking.ErrLockLost}
-		err := openError(e.FS, agent, time.Second, lost, locking.Options{})
-		var ee *exitError
-		want := fmt.Sprintf("agents/%s/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check %s names it",
-			agent, board.AgentFlag(agent))
-		if !errors.As(err, &ee) || ee.code != exitProblem || ee.msg != want {
-			t.Errorf("R24 line for %s: %v; want exit 2 and %q", agent, err, want)
+	for _, home := range []string{"", "/tmp/X"} {
+		pa := board.Program(home)
+		for _, agent := range []string{"demo", "-dash"} {
+			a := advice{pa: pa, home: home, agent: agent}
+			lost := &board.NotOnBoardError{Agent: agent, DispatchID: 7, Err: locking.ErrLockLost}
+			err := openError(e.FS, a, time.Second, lost, locking.Options{})
+			var ee *exitError
+			want := fmt.Sprintf("agents/%s/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; %s board check %s names it",
+				agent, pa, board.AgentFlag(agent))
+			if !errors.As(err, &ee) || ee.code != exitProblem || ee.msg != want {
+				t.Errorf("R24 line for %s in %q: %v; want exit 2 and %q", agent, home, err, want)
+			}
 		}
+	}
+	if got := board.Program("/tmp/X"); got != "pa --home /tmp/X" {
+		t.Errorf("Program = %q; want pa --home /tmp/X", got)
 	}
 
 	// Fenced out until the wait ran out, with a live holder now.
 	estatetest.WriteFile(t, e.Dir, "agents/demo/spawn-log.json.lock", lockJSON(live, hostname(), time.Now()))
-	err := openError(e.FS, "demo", time.Second, fmt.Errorf("x: %w", locking.ErrLockLost), locking.Options{})
+	a := advice{pa: "pa --home /tmp/X", home: "/tmp/X", agent: "demo"}
+	err := openError(e.FS, a, time.Second, fmt.Errorf("x: %w", locking.ErrLockLost), locking.Options{})
 	var ee *exitError
 	lead := fmt.Sprintf("agents/demo/spawn-log.json.lock held by pid %d ", live)
 	if !errors.As(err, &ee) || ee.code != exitProblem || !strings.HasPrefix(ee.msg, lead) ||
-		!strings.Contains(ee.msg, "pa dispatch unlock --force --agent demo, "+forceWhen) {
-		t.Errorf("lost-lock line: %v; want exit 2 leading with %q and naming --force", err, lead)
+		!strings.Contains(ee.msg, "pa --home /tmp/X dispatch unlock --force --agent demo, "+forceWhen) {
+		t.Errorf("lost-lock line: %v; want exit 2 leading with %q and naming --force in /tmp/X", err, lead)
+	}
+}
+
+// Ctrl-C while open waits for a held lock (the context ends) is a lock
+// outcome: exit 2 and one line saying nothing was written, not "context
+// canceled" and exit 1.
+func TestOpenInterruptedWhileWaiting(t *testing.T) {
+	live := locktest.LivePID(t)
+	home := t.TempDir()
+	estatetest.WriteFile(t, home, logName+".lock", lockJSON(live, hostname(), time.Now()))
+	before := estatetest.Snapshot(t, home)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as main's signal.NotifyContext does on SIGINT
+	var stdout, stderr strings.Builder
+	code := run(ctx, []string{"--home", home, "dispatch", "open", "--agent", "demo", "--wait", "1m"}, &stdout, &stderr)
+	want := "pa: interrupted while waiting for agents/demo/spawn-log.json.lock: nothing written\n"
+	if code != exitProblem || stderr.String() != want || stdout.String() != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout.String(), stderr.String(), want)
+	}
+	// Nothing written: every file is as it was (open makes the agent's
+	// board folder before it waits for the lock, as it did before).
+	after := estatetest.Snapshot(t, home)
+	for name, content := range after {
+		if was, ok := before[name]; !strings.HasSuffix(name, "/") && (!ok || was != content) {
+			t.Errorf("%s changed: %q -> %q", name, was, content)
+		}
 	}
 }

@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/locking"
 )
 
 // unlockCmd is `pa dispatch unlock`.
 type unlockCmd struct {
-	Force bool   `help:"Remove the lock whatever its holder. Only once the holder's process is gone or stuck, never while it still runs."`
+	Force bool   `help:"Remove the lock whatever its holder: the operator's decision, since pa cannot know whether the holder still runs. It prints the holder first. Only once the holder's process is gone or stuck, never while it still runs."`
 	Agent string `help:"The agent whose spawn-log lock to remove (default: every agent; --force needs it)." env:"PA_AGENT" placeholder:"NAME"`
 }
 
@@ -23,12 +22,16 @@ func (c *unlockCmd) Help() string {
 provably dead (on this host, its pid gone). Any other holder (alive, on another
 host, a reused pid, an empty or unreadable lock) is refused and the lock is left
 byte for byte, unless --force: then the lock is removed whatever its holder,
-after its holder is printed. Use --force only once the holder's process is gone
-or stuck, never while it still runs: a holder still running can then lose a
-record. A lock that changed since it was read is never removed.
+after its holder is printed. --force is the operator's decision: pa cannot tell
+a holder that is stuck from one that is slow. Use it only once the holder's
+process is gone or stuck, never while it still runs: a holder still running
+can then lose a record. A lock that changed since it was read is never removed.
+Removes nothing but the lock and creates no folder: an estate that does not
+exist is an error.
 
-Exit codes: 0 removed, or no lock; 1 usage or bad input; 2 refused (the
-holder is not provably dead, another breaker is on it, or it changed).
+Exit codes: 0 removed, or no lock; 1 usage or bad input (no estate at --home);
+2 refused (the holder is not provably dead, another breaker is on it, it
+changed, or Ctrl-C while waiting for another breaker).
 
 Example:
   pa dispatch unlock --agent demo`
@@ -50,7 +53,7 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if err != nil {
 		return err
 	}
-	fsys, closeFS, err := g.openEstate()
+	fsys, closeFS, err := g.openEstate(false)
 	if err != nil {
 		return err
 	}
@@ -61,11 +64,12 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 	}
 	code, found := exitOK, 0
 	for _, agent := range agents {
+		a := g.adviceFor(agent)
 		name := estate.SpawnLogPath(agent)
 		h, err := locking.Inspect(fsys, name, opts)
 		if errors.Is(err, fs.ErrNotExist) {
 			if c.Agent != "" {
-				fmt.Fprintf(out.stdout, "%s: no lock\n", lockDisplay(agent))
+				fmt.Fprintf(out.stdout, "%s: no lock\n", a.lock())
 			}
 			continue
 		}
@@ -73,19 +77,23 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 			return err
 		}
 		found++
-		fmt.Fprintf(out.stdout, "%s: held by %s\n", lockDisplay(agent), h.Describe())
+		fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), holder(h))
 		err = locking.Unlock(ctx, fsys, name, h, c.Force, opts)
 		if errors.Is(err, locking.ErrLockChanged) {
-			err = fail(exitProblem, "%s held by %s changed since it was read: nothing removed; run %s again",
-				lockDisplay(agent), h.Describe(), unlockAgain(agent, c.Force))
+			err = a.changed(h, c.Force)
 		}
 		if err == nil {
-			fmt.Fprintf(out.stdout, "%s: removed\n", lockDisplay(agent))
+			fmt.Fprintf(out.stdout, "%s: removed\n", a.lock())
 			continue
+		}
+		if errors.Is(err, context.Canceled) {
+			// Ctrl-C while waiting for another breaker's claim: stop here,
+			// touching no other agent's lock.
+			return fail(exitProblem, "interrupted while waiting for another breaker of %s: nothing removed", a.lock())
 		}
 		// Report this agent's refusal and go on with the others.
 		var ee *exitError
-		if !errors.As(lockError(agent, err), &ee) {
+		if !errors.As(a.lockError(err, 0, "removed"), &ee) {
 			return err
 		}
 		fmt.Fprintf(out.stderr, "pa: %s\n", oneLine(ee.msg))
@@ -100,11 +108,18 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 	return nil
 }
 
-// unlockAgain is the unlock command to run again, as it was given.
-func unlockAgain(agent string, force bool) string {
-	state := locking.StateDead
+// changed is the exit-2 line of an unlock whose lock changed since it was
+// read: nothing was removed, and the same command is to be run again.
+func (a advice) changed(h locking.Holder, force bool) error {
+	return fail(exitProblem, "%s changed since it was read: nothing removed; run %s again",
+		a.held(h), a.unlock(unlockState(force)))
+}
+
+// unlockState is the holder state whose unlock command is the one given:
+// --force for any holder not provably dead, none for a dead one.
+func unlockState(force bool) locking.State {
 	if force {
-		state = locking.StateAlive
+		return locking.StateAlive
 	}
-	return board.UnlockCommand(agent, locking.Holder{State: state})
+	return locking.StateDead
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -68,7 +69,7 @@ func TestUnlockRefusesThenForceRemoves(t *testing.T) {
 		{"live holder", lockJSON(live, hostname(), time.Now()), fmt.Sprintf("held by pid %d on host %q (alive, ", live, hostname())},
 		{"another host", lockJSON(live, "elsewhere", time.Now()), fmt.Sprintf("held by pid %d on host \"elsewhere\" (on another host, ", live)},
 		{"reused pid", lockJSON(os.Getpid(), hostname(), time.Now().Add(-time.Hour)), fmt.Sprintf("held by pid %d on host %q (alive, ", os.Getpid(), hostname())},
-		{"empty lock", "", "held by an empty lock (0 bytes, empty or unreadable, "},
+		{"empty lock", "", "is an empty lock (0 bytes, age "},
 	}
 	for _, h := range holders {
 		t.Run(h.name, func(t *testing.T) {
@@ -77,13 +78,17 @@ func TestUnlockRefusesThenForceRemoves(t *testing.T) {
 				estatetest.WriteFile(t, home, logName+".lock", h.lock)
 				before := estatetest.Snapshot(t, home)
 
+				// unlock prints "<lock>: held by pid ..." or "<lock>: an empty
+				// lock (...)"; its error line "<lock> held by pid ..." or
+				// "<lock> is an empty lock (...)".
+				printed := strings.TrimPrefix(h.lead, "is ")
 				r := c.run(t, home, "dispatch", "unlock", "--agent", "demo")
-				if r.code != 2 || !strings.HasPrefix(r.stdout, "agents/demo/spawn-log.json.lock: "+h.lead) || strings.Count(r.stdout, "\n") != 1 {
+				if r.code != 2 || !strings.HasPrefix(r.stdout, "agents/demo/spawn-log.json.lock: "+printed) || strings.Count(r.stdout, "\n") != 1 {
 					t.Errorf("exit %d, stdout %q; want exit 2 and the holder printed", r.code, r.stdout)
 				}
 				wantErr := "pa: agents/demo/spawn-log.json.lock " + h.lead
 				if !strings.HasPrefix(r.stderr, wantErr) || strings.Count(r.stderr, "\n") != 1 ||
-					!strings.Contains(r.stderr, "pa dispatch unlock --force --agent demo, "+forceWhen) {
+					!strings.Contains(r.stderr, ": not removed; clear it with "+board.Program(home)+" dispatch unlock --force --agent demo, "+forceWhen+"\n") {
 					t.Errorf("stderr %q; want one line leading with %q and naming --force and when", r.stderr, wantErr)
 				}
 				if after := estatetest.Snapshot(t, home); !maps.Equal(before, after) {
@@ -91,7 +96,7 @@ func TestUnlockRefusesThenForceRemoves(t *testing.T) {
 				}
 
 				r = c.run(t, home, "dispatch", "unlock", "--force", "--agent", "demo")
-				wantOut := "agents/demo/spawn-log.json.lock: " + h.lead
+				wantOut := "agents/demo/spawn-log.json.lock: " + printed
 				if r.code != 0 || !strings.HasPrefix(r.stdout, wantOut) || !strings.HasSuffix(r.stdout, "\nagents/demo/spawn-log.json.lock: removed\n") || r.stderr != "" {
 					t.Errorf("--force: exit %d, stdout %q, stderr %q; want exit 0, the holder then removed", r.code, r.stdout, r.stderr)
 				}
