@@ -183,7 +183,7 @@ func (p Problem) Line() string {
 		if p.holder.State == locking.StateUnreadable {
 			// No pid to lead with: the lock itself is the subject.
 			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; use --force %s",
-				estate.Display(p.Agent, p.Path), DescribeHolder(p.holder), FormatWindow(p.staleWindow), ForceWhen)
+				estate.Display(p.Agent, p.Path), p.holder.Describe(), FormatWindow(p.staleWindow), ForceWhen)
 		}
 		line := fmt.Sprintf("pa dispatch unlock: %s has held %s past the %s stale window",
 			p.holder.Describe(), estate.Display(p.Agent, p.Path), FormatWindow(p.staleWindow))
@@ -208,23 +208,4 @@ func FormatWindow(d time.Duration) string {
 		return d.String()
 	}
 	return locking.FormatAge(d)
-}
-
-// DescribeHolder is [locking.Holder.Describe] for a readable lock (`pid
-// 1234 on host "h" (alive, age 3s, acquiredAt ...)`, what follows "held
-// by"). For an empty or unreadable lock, which names no holder, it is the
-// lock itself: `an empty lock (0 bytes, age 3s)` or `an unreadable lock (12
-// bytes, age 3s)`, what follows "is".
-func DescribeHolder(h locking.Holder) string {
-	if h.State != locking.StateUnreadable {
-		return h.Describe()
-	}
-	if h.Size == 0 {
-		return fmt.Sprintf("an empty lock (0 bytes, age %s)", locking.FormatAge(h.Age))
-	}
-	bytes := "bytes"
-	if h.Size == 1 {
-		bytes = "byte"
-	}
-	return fmt.Sprintf("an unreadable lock (%d %s, not a JSON object with an integer pid, age %s)", h.Size, bytes, locking.FormatAge(h.Age))
 }

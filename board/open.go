@@ -60,15 +60,17 @@ func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts lo
 	if _, err := Read(fsys, agent); err != nil {
 		return spawnlog.Record{}, err
 	}
-	if err := vfs.MkdirAll(fsys, estate.BoardDir(agent), 0o755); err != nil {
-		return spawnlog.Record{}, err
-	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
 	put := func(h *locking.Hold, rec spawnlog.Record) error {
+		// The board folder is made here, under the lock, so an open that
+		// fails before its commit leaves no board folder behind.
 		b, err := Read(fsys, agent)
+		if err == nil {
+			err = vfs.MkdirAll(fsys, estate.BoardDir(agent), 0o755)
+		}
 		if err == nil {
 			b.add(Item{DispatchID: rec.ID, Title: rec.Title, AddedAt: now().UTC().Format("2006-01-02T15:04:05.000Z")})
 			err = h.WriteFenced(estate.BoardPath(agent), b.encode())

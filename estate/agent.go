@@ -59,6 +59,8 @@ func ValidateAgent(agent string) error {
 		return bad("it holds a '/' or '\\'")
 	case strings.IndexFunc(agent, unicode.IsControl) >= 0:
 		return bad("it holds a NUL or another control character")
+	case strings.IndexFunc(agent, isFormat) >= 0:
+		return bad("it holds an invisible format character (such as a bidirectional control)")
 	case strings.TrimFunc(agent, unicode.IsSpace) == "":
 		return bad("it is only white space")
 	case strings.TrimLeftFunc(agent, unicode.IsSpace) != agent:
@@ -68,3 +70,8 @@ func ValidateAgent(agent string) error {
 	}
 	return nil
 }
+
+// isFormat reports the invisible format characters (Unicode category Cf:
+// bidirectional controls, zero-width joiners, ...), which would make a name
+// print differently from what it is.
+func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }

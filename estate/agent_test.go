@@ -17,7 +17,7 @@ func TestValidateAgent(t *testing.T) {
 	}
 	bad := []string{"", ".", "..", "../x", "a/b", `a\b`, ".hidden", strings.Repeat("a", 256), strings.Repeat("a", 300),
 		"a\x00b", "a\nb", "a\x1bb", "a\x7fb", "a\u0085b", "\xff",
-		" ", "   ", " demo", "demo ", "\u00a0demo", "demo\u3000", "\u2003"}
+		" ", "   ", " demo", "demo ", "\u00a0demo", "demo\u3000", "\u2003", "a\u202eb", "\u200bzw", "a\u2066b"}
 	for _, a := range bad {
 		err := estate.ValidateAgent(a)
 		var ae *estate.AgentError

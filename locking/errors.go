@@ -36,8 +36,8 @@ type TimeoutError struct {
 // Error names the lock, its holder and the one command that clears it,
 // `pa dispatch unlock`.
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("lock %s held by %s: gave up after %s; %s",
-		DisplayValue(e.Lock), e.Holder.Describe(), FormatAge(e.Waited), clearHint(e.Holder))
+	return fmt.Sprintf("lock %s: gave up after %s; %s",
+		e.Holder.HeldBy(DisplayValue(e.Lock)), FormatAge(e.Waited), clearHint(e.Holder))
 }
 
 // Is makes errors.Is(err, ErrTimeout) true.
@@ -62,8 +62,8 @@ type RefusedError struct {
 
 // Error names the holder and --force with when to use it.
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("lock %s held by %s: not removed; use pa dispatch unlock --force only once the holder's process is gone or stuck, never while it still runs",
-		DisplayValue(e.Lock), e.Holder.Describe())
+	return fmt.Sprintf("lock %s: not removed; use pa dispatch unlock --force only once the holder's process is gone or stuck, never while it still runs",
+		e.Holder.HeldBy(DisplayValue(e.Lock)))
 }
 
 // ClaimOwner is who owns a breaker's claim, as its name records: the host
@@ -85,6 +85,6 @@ type BusyError struct {
 
 // Error names the claim's owner.
 func (e *BusyError) Error() string {
-	return fmt.Sprintf("lock %s held by %s is being broken by pid %d (host %s, claim %s): not removed; try pa dispatch unlock again once that process is gone or stuck",
-		DisplayValue(e.Lock), e.Holder.Describe(), e.Claim.PID, e.Claim.HostHash, DisplayValue(e.Claim.Claim))
+	return fmt.Sprintf("lock %s is being broken by pid %d (host %s, claim %s): not removed; try pa dispatch unlock again once that process is gone or stuck",
+		e.Holder.HeldBy(DisplayValue(e.Lock)), e.Claim.PID, e.Claim.HostHash, DisplayValue(e.Claim.Claim))
 }

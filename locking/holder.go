@@ -74,15 +74,19 @@ type Holder struct {
 // Describe returns the holder in one line for messages, every value read
 // from disk escaped and capped for display (spec: The lock file and the
 // names beside it): `pid 1234 on host "h" (alive, age 3s, acquiredAt
-// 2026-11-29T15:42:59.123Z)`, or `an empty or unreadable lock (12 bytes, age
-// 5s)`.
+// 2026-11-29T15:42:59.123Z)`, or, for a lock that does not parse, `an empty
+// lock (0 bytes, age 5s)` or `an unreadable lock (12 bytes, not a JSON object
+// with an integer pid, age 5s)`.
 func (h Holder) Describe() string {
 	if h.State == StateUnreadable {
-		what := "an unreadable lock"
 		if h.Size == 0 {
-			what = "an empty lock"
+			return fmt.Sprintf("an empty lock (0 bytes, age %s)", FormatAge(h.Age))
 		}
-		return fmt.Sprintf("%s (%d bytes, empty or unreadable, age %s)", what, h.Size, FormatAge(h.Age))
+		unit := "bytes"
+		if h.Size == 1 {
+			unit = "byte"
+		}
+		return fmt.Sprintf("an unreadable lock (%d %s, not a JSON object with an integer pid, age %s)", h.Size, unit, FormatAge(h.Age))
 	}
 	host := "no hostname (this host)"
 	if h.HasHostname {
@@ -93,6 +97,17 @@ func (h Holder) Describe() string {
 		acq = "unknown"
 	}
 	return fmt.Sprintf("pid %d on %s (%s, age %s, acquiredAt %s)", h.PID, host, h.State, FormatAge(h.Age), acq)
+}
+
+// HeldBy returns lock and its holder as the lead of a message: `<lock> held
+// by pid 1234 on host "h" (...)`, or `<lock> is an empty lock (...)` for a
+// lock that does not parse. lock is shown as given: cap its parts for
+// display before.
+func (h Holder) HeldBy(lock string) string {
+	if h.State == StateUnreadable {
+		return lock + " is " + h.Describe()
+	}
+	return lock + " held by " + h.Describe()
 }
 
 // FormatAge prints an age for an operator: milliseconds below a second,

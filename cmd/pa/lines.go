@@ -41,18 +41,13 @@ func (a advice) unlock(state locking.State) string {
 // held is the lock and its holder: `<lock> held by pid 1234 on host "h"
 // (alive, age 3s, acquiredAt ...)`, or for a lock that names no holder
 // `<lock> is an empty lock (0 bytes, age 3s)`.
-func (a advice) held(h locking.Holder) string {
-	if h.State == locking.StateUnreadable {
-		return a.lock() + " is " + board.DescribeHolder(h)
-	}
-	return a.lock() + " held by " + h.Describe()
-}
+func (a advice) held(h locking.Holder) string { return h.HeldBy(a.lock()) }
 
 // holder is what unlock prints after the lock and ": ": `held by pid ...`,
 // or `an empty lock (0 bytes, age 3s)`.
 func holder(h locking.Holder) string {
 	if h.State == locking.StateUnreadable {
-		return board.DescribeHolder(h)
+		return h.Describe()
 	}
 	return "held by " + h.Describe()
 }
