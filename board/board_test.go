@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,4 +162,32 @@ func TestBadAgentTouchesNothing(t *testing.T) {
 			t.Errorf("the estate holds %q; want nothing", got)
 		}
 	})
+}
+
+// An open that fails before its commit (the lock is held by a live process
+// and it does not wait) leaves no board folder behind: the board folder is
+// made under the lock.
+func TestFailedOpenMakesNoBoardFolder(t *testing.T) {
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		lock := `{"pid":` + strconv.Itoa(os.Getpid()) + `,"hostname":"` + hostnameOf(t) + `","token":"0123456789abcdef01234567","acquiredAt":"2026-01-01T00:00:00.000Z"}`
+		estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("demo")+".lock", lock)
+		o := opts()
+		o.Timeout = locking.NoWait
+		_, err := board.OpenDispatch(context.Background(), e.FS, "demo", "t", o)
+		if !errors.Is(err, locking.ErrTimeout) {
+			t.Fatalf("err = %v, want a timeout", err)
+		}
+		if got := estatetest.Files(t, filepath.Join(e.Dir, "agents", "demo")); !slices.Equal(got, []string{"spawn-log.json.lock"}) {
+			t.Fatalf("agent folder holds %q, want the lock only", got)
+		}
+	})
+}
+
+func hostnameOf(t *testing.T) string {
+	t.Helper()
+	h, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
