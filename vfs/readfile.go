@@ -11,11 +11,17 @@ import (
 // the caller gave.
 var ErrTooLarge = errors.New("file too large")
 
+// ErrNotRegular is wrapped by [ReadFile] when name is not a regular file (a
+// directory, a FIFO, a device).
+var ErrNotRegular = errors.New("not a regular file")
+
 // ReadFile reads the whole file name, or at most limit bytes when limit > 0:
 // a longer file fails with a *fs.PathError wrapping [ErrTooLarge] (the bytes
-// are not returned). It returns the file information from the same handle.
+// are not returned). Anything but a regular file fails with one wrapping
+// [ErrNotRegular], without blocking (it is opened with [ReadFlags]). It
+// returns the file information from the same handle.
 func ReadFile(fsys FS, name string, limit int64) ([]byte, fs.FileInfo, error) {
-	f, err := fsys.OpenFile(name, os.O_RDONLY, 0)
+	f, err := fsys.OpenFile(name, ReadFlags, 0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -23,6 +29,9 @@ func ReadFile(fsys FS, name string, limit int64) ([]byte, fs.FileInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: ErrNotRegular}
 	}
 	var r io.Reader = f
 	if limit > 0 {

@@ -1,6 +1,7 @@
 package faultfs
 
 import (
+	"io/fs"
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
@@ -24,4 +25,19 @@ func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 	return f.do(Event{Op: OpChtimes, Name: name}, "chtimes", func() error {
 		return vfs.Chtimes(f.inner, name, atime, mtime)
 	})
+}
+
+// Lstat stats name without following a final symbolic link, through the
+// wrapped FS's [vfs.LstatFS]; when the wrapped FS lacks it, the call fails
+// with the *fs.PathError wrapping errors.ErrUnsupported of [vfs.Lstat]. For
+// rules and hooks it is operation [OpStat].
+func (f *FS) Lstat(name string) (fi fs.FileInfo, err error) {
+	err = f.do(Event{Op: OpStat, Name: name}, "lstat", func() (err error) {
+		fi, err = vfs.Lstat(f.inner, name)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return fi, nil
 }

@@ -18,6 +18,7 @@ type FS struct {
 var (
 	_ vfs.FS                = (*FS)(nil)
 	_ vfs.ChtimesFS         = (*FS)(nil)
+	_ vfs.LstatFS           = (*FS)(nil)
 	_ vfs.RenameNoReplaceFS = (*FS)(nil)
 )
 
@@ -95,3 +96,8 @@ func (f *FS) Rename(oldname, newname string) error { return f.root.Rename(oldnam
 // Remove removes the file or empty directory name. Errors are
 // *fs.PathError.
 func (f *FS) Remove(name string) error { return f.root.Remove(name) }
+
+// Lstat returns the file information of name without following a final
+// symbolic link (a symlink out of the root is reported, not refused).
+// Errors are *fs.PathError.
+func (f *FS) Lstat(name string) (fs.FileInfo, error) { return f.root.Lstat(name) }
