@@ -62,6 +62,8 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 		return nil, err
 	}
 	h := &Hold{fsys: fsys, e: e, n: n, token: token}
+	missed := false // the last read found no lock although publish found one
+	atOnce := 0     // tries again at once since the last wait
 	for {
 		err := h.publish() // step 2
 		if err == nil {
@@ -70,32 +72,54 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 		if !errors.Is(err, errHeld) {
 			return nil, err
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		// Step 3: read the lock; break it only if its holder is provably
 		// dead; otherwise wait and try again.
 		held, err := e.readLock(fsys, n.lock)
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && !missed:
+			missed = true
 			continue // released meanwhile: publish again at once
-		}
-		if err != nil {
+		case errors.Is(err, fs.ErrNotExist):
+			// Twice: a name that link() and open(O_EXCL) see but a read
+			// does not (a dangling symlink on an FS that cannot lstat).
+			// Wait, as for any lock that cannot be read.
+			held = Holder{State: StateUnreadable, Mode: fs.ModeIrregular}
+		case err != nil:
 			return nil, err
+		default:
+			missed = false
 		}
+		var busy *ClaimOwner
 		if held.State == StateDead {
 			out, err := e.breakLock(fsys, n, &h.cls, held, breakAuto)
 			if err != nil {
 				return nil, err
 			}
-			if out.result != breakBusy {
-				continue // broken, changed or gone: publish again at once
+			if out.result == breakBusy {
+				busy = &out.busy
+			} else if atOnce < maxAtOnce || time.Now().Before(deadline) {
+				// Broken, changed or gone: publish again at once. Past
+				// the deadline only a few times, so that a lock that keeps
+				// changing cannot keep a writer with no time left.
+				atOnce++
+				continue
 			}
 		}
 		if !time.Now().Before(deadline) {
-			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held}
+			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
 		}
+		atOnce = 0
 		if err := e.sleep(ctx, e.poll); err != nil {
 			return nil, err
 		}
 	}
 }
+
+// maxAtOnce bounds the tries at once past the deadline.
+const maxAtOnce = 3
 
 // sleep waits d, or less when ctx ends (then it returns ctx's error).
 func (e *env) sleep(ctx context.Context, d time.Duration) error {

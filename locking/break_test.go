@@ -136,8 +136,10 @@ func TestBreakersAtOnceNeverOverlap(t *testing.T) {
 		inside := map[int]bool{}
 		most := 0
 		ffs := faultfs.New(e.fsys)
-		ffs.After(func(ev faultfs.Event) error {
-			if ev.Op == faultfs.OpRemove && ev.Err == nil && strings.Contains(ev.Name, ".claim-") {
+		// Before the removal runs: once it has run, another breaker may list
+		// and pass its claim before an After hook would get to run.
+		ffs.Before(func(ev faultfs.Event) error {
+			if ev.Op == faultfs.OpRemove && strings.Contains(ev.Name, ".claim-") {
 				parts := strings.Split(ev.Name, "-")
 				pid, _ := strconv.Atoi(parts[len(parts)-2])
 				mu.Lock()

@@ -3,6 +3,7 @@ package locking
 import (
 	"errors"
 	"fmt"
+	"path"
 	"time"
 )
 
@@ -20,6 +21,10 @@ var ErrLockLost = errors.New("locking: lock lost: the lock no longer carries thi
 // it was given (its bytes changed or it is gone): nothing was removed.
 var ErrLockChanged = errors.New("locking: the lock changed since it was read; nothing was removed")
 
+// ErrNotALock is returned by [Unlock] when the lock name holds a directory:
+// nothing is moved or removed.
+var ErrNotALock = errors.New("locking: not a lock")
+
 // TimeoutError is returned when a writer waited out its timeout for a lock
 // whose holder is not provably dead (spec: The steps, Acquire step 3; the
 // spec's SpawnLogLockError). It matches [ErrTimeout].
@@ -31,11 +36,18 @@ type TimeoutError struct {
 	// Holder is the lock as last read: pid, hostname, acquiredAt, age and
 	// state (alive, dead, on another host or unreadable).
 	Holder Holder
+	// Claim, when not nil, is another breaker's live claim that kept this
+	// writer from breaking a dead holder's lock at its last try (row R11).
+	Claim *ClaimOwner
 }
 
 // Error names the lock, its holder and the one command that clears it,
 // `pa dispatch unlock`.
 func (e *TimeoutError) Error() string {
+	if e.Claim != nil {
+		return fmt.Sprintf("lock %s: gave up after %s; %s is breaking it; %s",
+			e.Holder.HeldBy(DisplayValue(e.Lock)), FormatAge(e.Waited), e.Claim.describe(), forceHint)
+	}
 	return fmt.Sprintf("lock %s: gave up after %s; %s",
 		e.Holder.HeldBy(DisplayValue(e.Lock)), FormatAge(e.Waited), clearHint(e.Holder))
 }
@@ -49,8 +61,11 @@ func clearHint(h Holder) string {
 	if h.State == StateDead {
 		return "clear it with pa dispatch unlock"
 	}
-	return "clear it with pa dispatch unlock --force, only once the holder's process is gone or stuck, never while it still runs"
+	return forceHint
 }
+
+// forceHint names --force and when to use it.
+const forceHint = "clear it with pa dispatch unlock --force, only once the holder's process is gone or stuck, never while it still runs"
 
 // RefusedError is returned by [Unlock] without force when the holder is not
 // provably dead (alive, on another host, a reused pid, or unreadable): the
@@ -69,9 +84,14 @@ func (e *RefusedError) Error() string {
 // ClaimOwner is who owns a breaker's claim, as its name records: the host
 // hash (8 hex of the sha256 of its hostname) and the pid.
 type ClaimOwner struct {
-	Claim    string // the claim's name
-	HostHash string
-	PID      int
+	Claim    string // the claim's name in the FS
+	HostHash string // 8 hex; "" when the name could not be read
+	PID      int    // 0 when the name could not be read
+}
+
+// describe names the claim's owner and the claim's base name, escaped.
+func (c ClaimOwner) describe() string {
+	return fmt.Sprintf("pid %d (host %s, claim %s)", c.PID, c.HostHash, DisplayValue(path.Base(c.Claim)))
 }
 
 // BusyError is returned by [Unlock] without force when another breaker's
@@ -85,6 +105,24 @@ type BusyError struct {
 
 // Error names the claim's owner.
 func (e *BusyError) Error() string {
-	return fmt.Sprintf("lock %s is being broken by pid %d (host %s, claim %s): not removed; try pa dispatch unlock again once that process is gone or stuck",
-		e.Holder.HeldBy(DisplayValue(e.Lock)), e.Claim.PID, e.Claim.HostHash, DisplayValue(e.Claim.Claim))
+	return fmt.Sprintf("lock %s: not removed, %s is breaking it; try pa dispatch unlock again, or use pa dispatch unlock --force only once that process is gone or stuck, never while it still runs",
+		e.Holder.HeldBy(DisplayValue(e.Lock)), e.Claim.describe())
 }
+
+// NotSyncedError reports a write that landed (its rename is done) but whose
+// folder could not be synced: the new content is in the file, its
+// durability across a power loss is not proved. [Hold.Commit],
+// [Hold.WriteFenced] and [Update] return it only after the rename; a caller
+// must never repeat the write (it would record it twice).
+type NotSyncedError struct {
+	Name string // the file written
+	Err  error  // the folder sync's error
+}
+
+// Error says that the write landed.
+func (e *NotSyncedError) Error() string {
+	return fmt.Sprintf("%s is written, but syncing its folder failed: %v", DisplayValue(e.Name), e.Err)
+}
+
+// Unwrap returns the sync's error.
+func (e *NotSyncedError) Unwrap() error { return e.Err }

@@ -55,7 +55,8 @@ func (h *Hold) Fence() error {
 // (commit:temp-written), the fence (commit:fenced), the rename over the file
 // (commit:renamed), then a sync of the folder where the FS allows. It returns
 // ErrLockLost, with nothing committed and the temp file removed, when the
-// fence refuses.
+// fence refuses, and a *NotSyncedError when the rename landed but the folder
+// sync failed (the data is in the file: never commit it again).
 func (h *Hold) Commit(data []byte) error {
 	return h.writeFenced(h.n.target, data, true)
 }
@@ -64,7 +65,8 @@ func (h *Hold) Commit(data []byte) error {
 // its own temp file beside it (name.tmp-<host>-<pid>-<attempt>, synced), the
 // same fence before its rename, then a sync of its folder (spec: Hold and
 // commit, the board write). It returns ErrLockLost, writing nothing, when the
-// fence refuses. No step is reported and the sweep never touches its temp
+// fence refuses, and a *NotSyncedError when the rename landed but the folder
+// sync failed. No step is reported and the sweep never touches its temp
 // files.
 func (h *Hold) WriteFenced(name string, data []byte) error {
 	if err := checkName(name); err != nil {
@@ -104,7 +106,10 @@ func (h *Hold) writeFenced(name string, data []byte, steps bool) error {
 		return err
 	}
 	step(StepCommitRenamed)
-	return vfs.SyncDir(h.fsys, path.Dir(name))
+	if err := vfs.SyncDir(h.fsys, path.Dir(name)); err != nil {
+		return &NotSyncedError{Name: name, Err: err} // landed: never repeat it
+	}
+	return nil
 }
 
 // Release ends the hold (spec: The steps, Release): it renames the lock to

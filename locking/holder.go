@@ -2,6 +2,7 @@ package locking
 
 import (
 	"fmt"
+	"io/fs"
 	"time"
 )
 
@@ -65,6 +66,12 @@ type Holder struct {
 	Age time.Duration
 	// Size is the lock file's length in bytes.
 	Size int64
+	// Mode is the type of what is under the lock name: 0 for a regular
+	// file, fs.ModeSymlink, fs.ModeDir, fs.ModeNamedPipe... (always
+	// StateUnreadable when not 0), or fs.ModeIrregular when the name exists
+	// for link() and an exclusive create but cannot be opened (a dangling
+	// symlink on an FS that cannot lstat).
+	Mode fs.FileMode
 	// State is the judgement: alive, dead, on another host or unreadable.
 	State State
 
@@ -79,6 +86,9 @@ type Holder struct {
 // with an integer pid, age 5s)`.
 func (h Holder) Describe() string {
 	if h.State == StateUnreadable {
+		if h.Mode != 0 {
+			return fmt.Sprintf("not a regular file (%s, age %s): not a lock", modeName(h.Mode), FormatAge(h.Age))
+		}
 		if h.Size == 0 {
 			return fmt.Sprintf("an empty lock (0 bytes, age %s)", FormatAge(h.Age))
 		}
@@ -108,6 +118,23 @@ func (h Holder) HeldBy(lock string) string {
 		return lock + " is " + h.Describe()
 	}
 	return lock + " held by " + h.Describe()
+}
+
+// modeName names a file type for an operator.
+func modeName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeDir != 0:
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a name that cannot be read"
 }
 
 // FormatAge prints an age for an operator: milliseconds below a second,

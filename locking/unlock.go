@@ -2,6 +2,8 @@ package locking
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
@@ -36,7 +38,9 @@ func Inspect(fsys vfs.FS, name string, opts Options) (Holder, error) {
 //
 // Either way Unlock never removes a lock it has not just proved is the one
 // judged: when the lock changed or is gone, it removes nothing and returns
-// ErrLockChanged. It sweeps nothing but the lock it judged. Other errors are
+// ErrLockChanged. A directory under the lock name is never moved: Unlock
+// returns an error matching ErrNotALock. It sweeps nothing but the lock it
+// judged. Other errors are
 // the FS's, or ctx's.
 func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force bool, opts Options) error {
 	if err := checkName(name); err != nil {
@@ -44,6 +48,11 @@ func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force 
 	}
 	e := opts.env()
 	n := e.names(name)
+	if judged.Mode&fs.ModeDir != 0 {
+		// A directory is no lock of any writer: a rename would move it
+		// and its removal fail, leaving it under a broken name for good.
+		return fmt.Errorf("%w: %s is a directory; nothing removed, look at it and remove it by hand", ErrNotALock, DisplayValue(n.lock))
+	}
 	mode := breakForce
 	if !force {
 		mode = breakUnlock

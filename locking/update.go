@@ -29,7 +29,8 @@ type UpdateFunc func(current []byte, exists bool) ([]byte, error)
 // nil return means the new content is in the file; no record is dropped.
 //
 // Errors: a *TimeoutError (matching ErrTimeout) when the lock stays held by
-// a holder not provably dead; an error matching ErrLockLost when the lock
+// a holder not provably dead; a *NotSyncedError when the commit landed (and
+// AfterCommit ran) but the folder sync failed; an error matching ErrLockLost when the lock
 // was lost and the time ran out; fn's error as is; AfterCommit's error as is
 // (the commit has landed then, and is never repeated); ctx's error; the FS's
 // errors.
@@ -43,6 +44,10 @@ func Update(ctx context.Context, fsys vfs.FS, name string, fn UpdateFunc, opts O
 			return err
 		}
 		err = h.readModifyWrite(fn)
+		var notSynced *NotSyncedError
+		if errors.As(err, &notSynced) {
+			err = nil // landed: go on as committed, report it at the end
+		}
 		if errors.Is(err, ErrLockLost) {
 			_ = h.Release() // moves and puts back the lock that replaced ours
 			if !time.Now().Before(deadline) {
@@ -65,6 +70,9 @@ func Update(ctx context.Context, fsys vfs.FS, name string, fn UpdateFunc, opts O
 		}
 		if err := h.Release(); err != nil && !errors.Is(err, ErrLockLost) {
 			return fmt.Errorf("locking: %s is committed, but releasing its lock failed: %w", name, err)
+		}
+		if notSynced != nil {
+			return notSynced
 		}
 		return nil
 	}
