@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs/faultfs"
 )
 
 func opts() locking.Options { return locking.Options{Timeout: 2 * time.Second} }
@@ -190,4 +192,46 @@ func hostnameOf(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// A folder sync that fails after the spawn-log's rename (or the board's) is
+// not a failed open: the record has landed and is returned with a
+// *locking.NotSyncedError, never with an empty record (a caller that got no
+// id would open the dispatch again).
+func TestSyncFailureAfterTheCommitReturnsTheRecord(t *testing.T) {
+	for _, after := range []string{"spawn-log", "board"} {
+		t.Run(after, func(t *testing.T) {
+			estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+				ffs := faultfs.New(e.FS)
+				o := opts()
+				renamed := 0
+				o.OnStep = func(s locking.Step) {
+					if s == locking.StepCommitRenamed {
+						renamed++
+						dir := "agents/demo"
+						if after == "board" {
+							dir = "agents/demo/board"
+						}
+						ffs.Fail(faultfs.Rule{Op: faultfs.OpSync, Match: dir, Err: syscall.EIO, Times: 1})
+					}
+				}
+				rec, err := board.OpenDispatch(context.Background(), ffs, "demo", "x", o)
+				var ns *locking.NotSyncedError
+				if !errors.As(err, &ns) || !errors.Is(err, syscall.EIO) {
+					t.Fatalf("err = %v, want a *locking.NotSyncedError", err)
+				}
+				if rec.ID != 1 || renamed != 1 {
+					t.Fatalf("record %+v after %d commits; want dispatch 1, committed once", rec, renamed)
+				}
+				log, err := spawnlog.Read(e.FS, "demo")
+				if err != nil || len(log.Records) != 1 {
+					t.Fatalf("spawn-log %+v, %v; want the one record", log, err)
+				}
+				b, err := board.Read(e.FS, "demo")
+				if err != nil || !b.Has(1) {
+					t.Fatalf("board %+v, %v; want dispatch 1 on it", b, err)
+				}
+			})
+		})
+	}
 }

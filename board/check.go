@@ -39,6 +39,9 @@ type Problem struct {
 	// Path is the file the problem is about: the lock (lock-held), the
 	// board (not-on-board) or the file that does not parse (corrupt).
 	Path string `json:"path"`
+	// LockPath is the lock's path, whole (lock-held only; the spec's
+	// `lockPath`, the same as Path there).
+	LockPath string `json:"lockPath,omitempty"`
 	// Holder is the lock's holder (lock-held only).
 	Holder *Holder `json:"holder,omitempty"`
 	// DispatchID is the dispatch not on the board (not-on-board only).
@@ -104,7 +107,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	switch {
 	case err == nil && h.Age > stale:
 		problems = append(problems, Problem{
-			Kind: KindLockHeld, Agent: agent, Path: locking.LockName(logName),
+			Kind: KindLockHeld, Agent: agent, Path: locking.LockName(logName), LockPath: locking.LockName(logName),
 			Holder: &Holder{
 				PID: h.PID, Hostname: h.Hostname, State: h.State.String(),
 				AgeMs: h.Age.Milliseconds(), AcquiredAt: h.AcquiredAt,

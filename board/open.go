@@ -50,8 +50,9 @@ func (e *NotOnBoardError) Unwrap() error { return e.Err }
 // and is never overwritten. Errors: an *estate.AgentError (nothing
 // touched); a *CorruptError for the board or a *spawnlog.CorruptError
 // (nothing written); the lock's errors ([spawnlog.Append]); and, once the
-// record has landed, a *NotOnBoardError naming its id, returned together
-// with the record (it matches locking.ErrLockLost when the lock was lost
+// record has landed, a *locking.NotSyncedError (a folder sync failed after
+// the spawn-log's or the board's rename: both writes landed) or a
+// *NotOnBoardError naming its id, returned together with the record (it matches locking.ErrLockLost when the lock was lost
 // before the board's rename: row R24).
 func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts locking.Options) (spawnlog.Record, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
@@ -74,6 +75,10 @@ func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts lo
 		if err == nil {
 			b.add(Item{DispatchID: rec.ID, Title: rec.Title, AddedAt: now().UTC().Format("2006-01-02T15:04:05.000Z")})
 			err = h.WriteFenced(estate.BoardPath(agent), b.encode())
+		}
+		var notSynced *locking.NotSyncedError
+		if errors.As(err, &notSynced) {
+			return err // the board write landed; only its folder sync failed
 		}
 		if err != nil {
 			return &NotOnBoardError{Agent: agent, DispatchID: rec.ID, Err: err}

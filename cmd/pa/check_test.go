@@ -54,8 +54,8 @@ func TestBoardCheckReportsAHeldLock(t *testing.T) {
 				r = c.run(t, home, "board", "check", "--json")
 				var js struct {
 					Problems []struct {
-						Kind, Path, Line, Command string
-						Holder                    struct {
+						Kind, Path, LockPath, Line, Command string
+						Holder                              struct {
 							PID      int
 							Hostname string
 						}
@@ -65,7 +65,7 @@ func TestBoardCheckReportsAHeldLock(t *testing.T) {
 					t.Fatalf("--json: exit %d, stdout %q (%v); want exit 2 and one problem", r.code, r.stdout, err)
 				}
 				p := js.Problems[0]
-				if p.Kind != "lock-held" || p.Path != lock || p.Holder.PID != live || p.Holder.Hostname != tc.host ||
+				if p.Kind != "lock-held" || p.Path != lock || p.LockPath != lock || p.Holder.PID != live || p.Holder.Hostname != tc.host ||
 					!strings.HasPrefix(p.Line, lead) || p.Command != board.Program(home)+" dispatch unlock --force --agent "+tc.agent {
 					t.Errorf("--json: problem %+v; want lock-held with the whole path, host and agent", p)
 				}

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path"
 	"time"
 
 	"github.com/pa-toolkit/pa/board"
@@ -80,20 +82,34 @@ func (a advice) lockError(err error, wait time.Duration, nothing string) error {
 	var re *locking.RefusedError
 	var be *locking.BusyError
 	switch {
+	case errors.As(err, &te) && te.Claim != nil:
+		// A dead holder that another breaker's live claim kept this
+		// writer from breaking: that breaker is stuck or its pid reused,
+		// so only --force clears it.
+		return fail(exitProblem, "%s: %s; %s is breaking it; %s", a.held(te.Holder), gaveUp(wait, te.Waited),
+			claimOwner(*te.Claim), a.clearWith(locking.Holder{State: locking.StateAlive}))
 	case errors.As(err, &te):
 		return fail(exitProblem, "%s: %s; %s", a.held(te.Holder), gaveUp(wait, te.Waited), a.clearWith(te.Holder))
 	case errors.As(err, &re):
 		return fail(exitProblem, "%s: not removed; %s", a.held(re.Holder), a.clearWith(re.Holder))
 	case errors.As(err, &be):
-		return fail(exitProblem, "%s: not removed, pid %d (host %s) is breaking it (claim %s); run %s again once that process is gone or stuck",
-			a.held(be.Holder), be.Claim.PID, be.Claim.HostHash,
-			locking.CapForDisplay(be.Claim.Claim), a.unlock(locking.StateDead))
+		return fail(exitProblem, "%s: not removed, %s is breaking it; run %s again, or %s only once that breaker's process is gone or stuck, never while it still runs",
+			a.held(be.Holder), claimOwner(be.Claim), a.unlock(locking.StateDead), a.unlock(locking.StateAlive))
 	case errors.Is(err, locking.ErrLockLost):
 		return fail(exitProblem, "%s: this writer's lock was lost and the wait ran out before a fresh hold; nothing was written; run %s to see who holds it",
 			a.lock(), a.unlock(locking.StateDead))
+	case errors.Is(err, locking.ErrNotALock):
+		return fail(exitProblem, "%s is not a lock (%s): nothing removed; look at it and remove it by hand",
+			a.lock(), locking.DisplayValue(err.Error()))
 	case errors.Is(err, context.Canceled):
 		// Ctrl-C: a lock outcome (exit 2), not a usage error.
 		return fail(exitProblem, "interrupted while waiting for %s: nothing %s", a.lock(), nothing)
 	}
 	return err
+}
+
+// claimOwner names a breaker's claim: its pid, its host hash and the
+// claim's own name (escaped), without the folder.
+func claimOwner(c locking.ClaimOwner) string {
+	return fmt.Sprintf("pid %d (host %s, claim %s)", c.PID, c.HostHash, locking.DisplayValue(path.Base(c.Claim)))
 }

@@ -10,6 +10,12 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	go func() {
+		// The first Ctrl-C ends the wait cleanly; restore the default so
+		// that a second one kills pa whatever it is doing.
+		<-ctx.Done()
+		stop()
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

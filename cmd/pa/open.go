@@ -61,7 +61,7 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 
 	rec, err := board.OpenDispatch(ctx, fsys, c.Agent, c.Title, opts)
 	if err != nil {
-		return openError(fsys, g.adviceFor(c.Agent), c.Wait, err, opts)
+		return openError(fsys, g.adviceFor(c.Agent), c.Wait, rec, err, opts)
 	}
 	if c.JSON {
 		_, err = fmt.Fprintf(out.stdout, "%s\n", marshalJSON(rec))
@@ -75,10 +75,15 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 // code: 2 for the lock (held, lost, the wait interrupted) and for a
 // dispatch recorded but not on its board (row R24: the line names its id),
 // 1 for bad input.
-func openError(fsys vfs.FS, a advice, wait time.Duration, err error, opts locking.Options) error {
+func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, err error, opts locking.Options) error {
 	agent := a.agent
 	var nb *board.NotOnBoardError
+	var ns *locking.NotSyncedError
 	switch {
+	case errors.As(err, &ns) && rec.ID != 0:
+		// Landed: the operator must not open it again.
+		return fail(exitProblem, "dispatch %d is recorded, but %s; do not open it again",
+			rec.ID, termsafe.Escape(estate.Display(agent, ns.Name)+" is written, but syncing its folder failed: "+ns.Err.Error()))
 	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
 		return fail(exitProblem, "%s was lost before the board write: dispatch %d is in the spawn-log but not on the board; %s board check %s names it",
 			a.lock(), nb.DispatchID, a.pa, board.AgentFlag(agent))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/spawnlog"
 )
 
 // The lines of `pa dispatch open` for a lost lock (row R24 and a writer
@@ -26,7 +28,7 @@ func TestOpenErrorLines(t *testing.T) {
 		for _, agent := range []string{"demo", "-dash"} {
 			a := advice{pa: pa, home: home, agent: agent}
 			lost := &board.NotOnBoardError{Agent: agent, DispatchID: 7, Err: locking.ErrLockLost}
-			err := openError(e.FS, a, time.Second, lost, locking.Options{})
+			err := openError(e.FS, a, time.Second, spawnlog.Record{ID: 2}, lost, locking.Options{})
 			var ee *exitError
 			want := fmt.Sprintf("agents/%s/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; %s board check %s names it",
 				agent, pa, board.AgentFlag(agent))
@@ -42,7 +44,7 @@ func TestOpenErrorLines(t *testing.T) {
 	// Fenced out until the wait ran out, with a live holder now.
 	estatetest.WriteFile(t, e.Dir, "agents/demo/spawn-log.json.lock", lockJSON(live, hostname(), time.Now()))
 	a := advice{pa: "pa --home /tmp/X", home: "/tmp/X", agent: "demo"}
-	err := openError(e.FS, a, time.Second, fmt.Errorf("x: %w", locking.ErrLockLost), locking.Options{})
+	err := openError(e.FS, a, time.Second, spawnlog.Record{}, fmt.Errorf("x: %w", locking.ErrLockLost), locking.Options{})
 	var ee *exitError
 	lead := fmt.Sprintf("agents/demo/spawn-log.json.lock held by pid %d ", live)
 	if !errors.As(err, &ee) || ee.code != exitProblem || !strings.HasPrefix(ee.msg, lead) ||
@@ -74,5 +76,19 @@ func TestOpenInterruptedWhileWaiting(t *testing.T) {
 		if was, ok := before[name]; !strings.HasSuffix(name, "/") && (!ok || was != content) {
 			t.Errorf("%s changed: %q -> %q", name, was, content)
 		}
+	}
+}
+
+// A record that landed but whose folder sync failed is named by its id,
+// exit 2, with a warning not to open it again.
+func TestOpenNotSyncedLine(t *testing.T) {
+	e := estatetest.New(t, estatetest.Classes[0])
+	a := advice{pa: "pa", agent: "demo"}
+	ns := &locking.NotSyncedError{Name: "agents/demo/spawn-log.json", Err: syscall.EIO}
+	err := openError(e.FS, a, time.Second, spawnlog.Record{ID: 4}, ns, locking.Options{})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitProblem || !strings.HasPrefix(ee.msg, "dispatch 4 is recorded, but ") ||
+		!strings.Contains(ee.msg, "do not open it again") {
+		t.Fatalf("line %v; want exit 2 naming dispatch 4", err)
 	}
 }
