@@ -55,4 +55,3 @@ func TestOddLockNamesHonourTheTimeout(t *testing.T) {
 		})
 	}
 }
-
