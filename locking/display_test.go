@@ -99,3 +99,15 @@ func TestDescribeEscapesOnce(t *testing.T) {
 		t.Fatalf("Describe() = %s\nwant         %s", got, want)
 	}
 }
+
+// acquiredAt is escaped like the host, and the cap counts characters, not
+// bytes.
+func TestDescribeEscapesAcquiredAtAndCountsRunes(t *testing.T) {
+	h := Holder{PID: 7, State: StateDead, AcquiredAt: "\x1b[2J"}
+	if got := h.Describe(); strings.ContainsRune(got, 0x1b) || !strings.Contains(got, `\x1b[2J`) {
+		t.Fatalf("Describe() = %q, want acquiredAt escaped", got)
+	}
+	if s := strings.Repeat("é", 32); CapForDisplay(s) != s {
+		t.Fatalf("CapForDisplay of 32 characters (64 bytes) = %q, want it whole", CapForDisplay(s))
+	}
+}

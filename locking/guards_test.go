@@ -361,3 +361,86 @@ func TestWaitEndsWithContext(t *testing.T) {
 		}
 	})
 }
+
+// A retry after a lost lock gets only the time left of the one timeout
+// from Update's start, not a fresh timeout: fenced out once, then blocked by
+// a live holder, Update gives up about one timeout after it began.
+func TestRetryGetsOnlyTheTimeLeft(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		newer := m.Spawn()
+		opts := fast(m.Spawn())
+		opts.Timeout = time.Second
+		forced := false
+		opts.OnStep = func(s locking.Step) {
+			if s == locking.StepCommitTempWritten && !forced {
+				forced = true // unlock --force, and a live holder takes the lock
+				_ = os.Remove(e.path(lockP))
+				if _, err := locking.Acquire(context.Background(), e.fsys, target, fast(newer)); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+		start := time.Now()
+		err := locking.Update(context.Background(), e.fsys, target, appendRecord("a"), opts)
+		took := time.Since(start)
+		if !errors.Is(err, locking.ErrTimeout) {
+			t.Fatalf("err = %v, want a timeout naming the newer holder", err)
+		}
+		if took > 1600*time.Millisecond {
+			t.Fatalf("Update took %v with a 1s timeout: the retry got a fresh timeout", took)
+		}
+		if e.exists(target) {
+			t.Fatal("a fenced-out writer committed")
+		}
+	})
+}
+
+// A release whose lock is gone (forced out, nobody took it) reports the
+// loss; a breaker whose lock vanished between its confirm and its rename
+// publishes its own at once.
+func TestVanishedLocks(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		h, err := locking.Acquire(context.Background(), e.fsys, target, fast(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = os.Remove(e.path(lockP))
+		if err := h.Release(); !errors.Is(err, locking.ErrLockLost) {
+			t.Fatalf("release of a vanished lock: %v, want ErrLockLost", err)
+		}
+		e.writeRaw(t, lockP, lockJSON(locktest.DeadPID(t), hostname(t), true, "deaddeaddeaddeaddeaddead", time.Now()))
+		opts := fast(nil)
+		opts.Timeout = locking.NoWait
+		opts.OnStep = func(s locking.Step) {
+			if s == locking.StepBreakConfirmed {
+				_ = os.Remove(e.path(lockP)) // another unlock got there first
+			}
+		}
+		if err := locking.Update(context.Background(), e.fsys, target, appendRecord("a"), opts); err != nil {
+			t.Fatalf("a breaker whose lock vanished: %v", err)
+		}
+		e.wantRecords(t, "a")
+		e.onlyTarget(t, true)
+	})
+}
+
+// A live claim on another lock (another key) does not hold up the break of
+// this one, and is left alone.
+func TestClaimOfAnotherLockIgnored(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		deadLock(t, e, m)
+		other := m.Spawn()
+		claim := fmt.Sprintf("d/log.json.lock.claim-%s-%s-%d-0123456789abcdef01234567", keyOf([]byte("another lock")), locking.HostHash("host-a"), other.PID())
+		e.writeRaw(t, claim, []byte(`{}`))
+		opts := fast(m.Spawn())
+		opts.Timeout = locking.NoWait
+		if err := locking.Update(context.Background(), e.fsys, target, appendRecord("a"), opts); err != nil {
+			t.Fatalf("a live claim on another lock held up the break: %v", err)
+		}
+		if !e.exists(claim) {
+			t.Fatal("a live claim was removed")
+		}
+	})
+}
