@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
@@ -188,4 +189,24 @@ func contains(t *testing.T, s string, subs ...string) {
 			t.Errorf("%q does not contain %q", s, sub)
 		}
 	}
+}
+
+// deadLock writes a lock of a dead process of machine m and returns its
+// bytes.
+func deadLock(t *testing.T, e *estate, m *locktest.Machine) []byte {
+	t.Helper()
+	p := m.Spawn()
+	p.Kill()
+	lock := lockJSON(p.PID(), m.Hostname(), true, "deaddeaddeaddeaddeaddead", time.Now().Add(-time.Hour))
+	e.writeRaw(t, lockP, lock)
+	return lock
+}
+
+func hasStep(steps []locking.Step, s locking.Step) bool {
+	for _, x := range steps {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

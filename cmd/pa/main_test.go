@@ -10,18 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
-	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/spawnlog"
-	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
 // The tests of this package run the real binary: TestMain builds pa once
@@ -142,38 +135,6 @@ func runCmd(t *testing.T, cmd *exec.Cmd) result {
 	return r
 }
 
-// runMany starts n runs of pa at once and waits for all of them.
-func (c binClass) runMany(t *testing.T, n int, home string, args func(i int) []string) []result {
-	t.Helper()
-	results := make([]result, n)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		cmd := c.command(home, nil, args(i)...)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		wg.Go(func() {
-			<-start
-			err := cmd.Run()
-			results[i] = result{stdout: stdout.String(), stderr: stderr.String(), code: exitCodeOf(err)}
-		})
-	}
-	close(start)
-	wg.Wait()
-	return results
-}
-
-func exitCodeOf(err error) int {
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.ExitCode()
-	}
-	return -1
-}
-
 // lockJSON is a lock's content, as a holder writes it.
 func lockJSON(pid int, host string, acquiredAt time.Time) string {
 	b, _ := json.Marshal(map[string]any{"pid": pid, "hostname": host, "token": strings.Repeat("5a", 12),
@@ -191,72 +152,6 @@ func readFile(t *testing.T, home, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// checkEstate checks agent's spawn-log and board after every writer
-// exited 0: the ids are exactly want, each record is on the board, and the
-// agent folder holds nothing but spawn-log.json and board/board.json.
-func checkEstate(t *testing.T, home, agent string, want []int) {
-	t.Helper()
-	o, err := osfs.New(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.Close()
-	log, err := spawnlog.Read(o, agent)
-	if err != nil {
-		t.Fatalf("reading the spawn-log: %v", err)
-	}
-	b, err := board.Read(o, agent)
-	if err != nil {
-		t.Fatalf("reading the board: %v", err)
-	}
-	var ids []int
-	for _, r := range log.Records {
-		ids = append(ids, r.ID)
-		if !b.Has(r.ID) {
-			t.Errorf("dispatch %d is in the spawn-log but not on the board", r.ID)
-		}
-	}
-	slices.Sort(ids)
-	if !slices.Equal(ids, want) {
-		t.Errorf("spawn-log ids %v; want %v", ids, want)
-	}
-	if len(b.Items) != len(want) {
-		t.Errorf("board has %d items; want %d", len(b.Items), len(want))
-	}
-	left := estatetest.Files(t, filepath.Join(home, "agents", agent))
-	if wantLeft := []string{"board/", "board/board.json", "spawn-log.json"}; !slices.Equal(left, wantLeft) {
-		t.Errorf("agent folder holds %q; want only %q", left, wantLeft)
-	}
-}
-
-// ids parses the ids printed by successful opens.
-func ids(t *testing.T, results []result) []int {
-	t.Helper()
-	var out []int
-	for i, r := range results {
-		if r.code != 0 {
-			t.Errorf("open #%d exited %d; want 0 (stderr %q)", i, r.code, r.stderr)
-			continue
-		}
-		id, err := strconv.Atoi(strings.TrimSpace(r.stdout))
-		if err != nil || r.stdout != strconv.Itoa(id)+"\n" {
-			t.Errorf("open #%d printed %q; want the id alone", i, r.stdout)
-			continue
-		}
-		out = append(out, id)
-	}
-	slices.Sort(out)
-	return out
-}
-
-func seq(from, to int) []int {
-	var s []int
-	for i := from; i <= to; i++ {
-		s = append(s, i)
-	}
-	return s
 }
 
 // chtimes sets the access and modification times of the slash name under

@@ -1,0 +1,219 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/spawnlog"
+)
+
+// writeAgentLock puts a lock of pid on host (this host when "") under
+// ag's spawn-log, acquired at acquiredAt.
+func (s *site) writeAgentLock(t *testing.T, ag string, pid int, host string, acquiredAt time.Time) {
+	t.Helper()
+	if host == "" {
+		host = hostname()
+	}
+	estatetest.WriteFile(t, s.root, locking.LockName(estate.SpawnLogPath(ag)), string(lockJSON(pid, host, true, strings.Repeat("ab", 12), acquiredAt)))
+}
+
+// R23: a lock held longer than the stale window is a problem whose line
+// leads with `pa dispatch unlock` and the holder's pid; inside the window
+// it is not; board check is read-only. With a 240-character agent and a
+// 255-character host the line stays bounded (362 characters, 360 without
+// the --force sentence).
+func boardCheckHeldLock(t *testing.T, s *site) {
+	live := locktest.LivePID(t)
+	dead := locktest.DeadPID(t)
+	long := strings.Repeat("g", 240)
+	for _, tt := range []struct {
+		name, agent, host string
+		pid               int
+		state             string
+		force             bool
+	}{
+		{"live-holder", agent, "", live, "alive", true},
+		{"dead-holder", agent, "", dead, "dead", false},
+		{"another-host", agent, "elsewhere", live, "on another host", true},
+		{"long-agent-live", long, "", live, "alive", true},
+		{"long-agent-long-host", long, strings.Repeat("h", 255), 9999999, "on another host", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s.writeAgentLock(t, tt.agent, tt.pid, tt.host, time.Now())
+			before := estatetest.Snapshot(t, s.root)
+			if p, err := board.Check(s.fs, tt.agent, board.CheckOptions{}); err != nil || len(p) != 0 {
+				t.Errorf("inside the window: %+v, %v; want nothing", p, err)
+			}
+			o := board.CheckOptions{Lock: locking.Options{Now: func() time.Time { return time.Now().Add(2 * time.Minute) }}}
+			p, err := board.Check(s.fs, tt.agent, o)
+			if err != nil || len(p) != 1 || p[0].Kind != board.KindLockHeld {
+				t.Fatalf("past the window: %+v, %v; want one lock-held problem", p, err)
+			}
+			h := p[0].Holder
+			if h.PID != tt.pid || h.State != tt.state || h.AgeMs < 119_000 || p[0].Path != locking.LockName(estate.SpawnLogPath(tt.agent)) {
+				t.Errorf("problem %+v holder %+v; want pid %d, %s, age about 2m, the whole lock path", p[0], h, tt.pid, tt.state)
+			}
+			line := p[0].Line()
+			if lead := fmt.Sprintf("pa dispatch unlock: pid %d ", tt.pid); !strings.HasPrefix(line, lead) {
+				t.Errorf("line %q; want it to lead with %q", line, lead)
+			}
+			if got := strings.Contains(line, "--force "+board.ForceWhen); got != tt.force {
+				t.Errorf("line %q: the --force sentence present = %v; want %v", line, got, tt.force)
+			}
+			if n := utf8.RuneCountInString(line); n > 362 || n > 360 && !tt.force {
+				t.Errorf("line of %d characters; want at most 362 (360 without the --force sentence)", n)
+			}
+			if !strings.Contains(p[0].Command, "--agent "+tt.agent) {
+				t.Errorf("command %q; want the whole agent", p[0].Command)
+			}
+			if after := estatetest.Snapshot(t, s.root); !maps.Equal(before, after) {
+				t.Error("board check changed the estate")
+			}
+		})
+	}
+}
+
+// R23 through the binary: a lock held past the stale window by a live
+// holder (with a 240-character agent and a 255-character host too) gives
+// one lock-held line leading with pa dispatch unlock and the pid, in the
+// plain, --json and --hook-envelope output (the envelope exits 0, and the
+// line is whole under its cut); board check stays read-only; inside the
+// window nothing is reported.
+func paBoardCheckHeldLock(t *testing.T, s *site) {
+	live := locktest.LivePID(t)
+	for _, tc := range []struct{ name, agent, host string }{
+		{"this-host", agent, hostname()},
+		{"long-agent-long-host", strings.Repeat("w", 240), strings.Repeat("h", 255)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s.reset(t)
+			lock := "agents/" + tc.agent + "/spawn-log.json.lock"
+			s.writeAgentLock(t, tc.agent, live, tc.host, time.Now())
+			if r := s.pa(t, "board", "check", "--agent", tc.agent); r.code != 0 || r.stdout != "" {
+				t.Errorf("inside the window: exit %d, stdout %q; want 0 and nothing", r.code, r.stdout)
+			}
+			s.writeAgentLock(t, tc.agent, live, tc.host, time.Now().Add(-time.Hour))
+			s.chtimes(t, lock, time.Now().Add(-time.Hour))
+			before := estatetest.Snapshot(t, s.root)
+
+			lead := fmt.Sprintf("pa dispatch unlock: pid %d on host ", live)
+			r := s.pa(t, "board", "check", "--agent", tc.agent)
+			if r.code != 2 || !strings.HasPrefix(r.stdout, lead) || strings.Count(r.stdout, "\n") != 1 {
+				t.Errorf("plain: exit %d, stdout %q; want exit 2 and one line leading with %q", r.code, r.stdout, lead)
+			}
+			if n := utf8.RuneCountInString(strings.TrimSuffix(r.stdout, "\n")); n > 360 {
+				t.Errorf("plain: the line is %d characters; want it whole under the 360 cut", n)
+			}
+			r = s.pa(t, "board", "check", "--agent", tc.agent, "--json")
+			var js struct {
+				Problems []struct {
+					Kind, Path, LockPath, Line, Command string
+					Holder                              struct {
+						PID      int
+						Hostname string
+					}
+				}
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &js); err != nil || r.code != 2 || len(js.Problems) != 1 {
+				t.Fatalf("--json: exit %d, stdout %q (%v); want exit 2 and one problem", r.code, r.stdout, err)
+			}
+			p := js.Problems[0]
+			if p.Kind != "lock-held" || p.Path != lock || p.LockPath != lock || p.Holder.PID != live || p.Holder.Hostname != tc.host ||
+				!strings.HasPrefix(p.Line, lead) || p.Command != board.Program(s.root)+" dispatch unlock --force --agent "+tc.agent {
+				t.Errorf("--json: problem %+v; want lock-held with the whole path, host and agent", p)
+			}
+			r = s.pa(t, "board", "check", "--agent", tc.agent, "--hook-envelope")
+			var env struct {
+				OK       bool
+				Problems []string
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || r.code != 0 || env.OK || len(env.Problems) != 1 {
+				t.Fatalf("--hook-envelope: exit %d, stdout %q (%v); want exit 0 and one problem", r.code, r.stdout, err)
+			}
+			if env.Problems[0] != p.Line {
+				t.Errorf("--hook-envelope line %q; want the whole line %q", env.Problems[0], p.Line)
+			}
+			if after := estatetest.Snapshot(t, s.root); !maps.Equal(before, after) {
+				t.Error("board check changed the estate")
+			}
+		})
+	}
+}
+
+// R24: the lock is lost between the spawn-log commit and the board write
+// (a forced unlock and a new holder, done at commit:renamed): the board
+// write is skipped, the error names the dispatch id, the record is in the
+// spawn-log, the new holder's lock is left in place, and board check names
+// the dispatch as not on the board.
+func boardWriteAfterLostLock(t *testing.T, s *site) {
+	ctx := context.Background()
+	opts := func() locking.Options { return locking.Options{Timeout: 2 * time.Second} }
+	if _, err := board.OpenDispatch(ctx, s.fs, agent, "first", opts()); err != nil {
+		t.Fatal(err)
+	}
+	var newer *locking.Hold
+	o := opts()
+	o.OnStep = func(st locking.Step) {
+		if st != locking.StepCommitRenamed {
+			return
+		}
+		h, err := locking.Inspect(s.fs, logName, opts())
+		if err != nil {
+			t.Errorf("Inspect at commit:renamed: %v", err)
+			return
+		}
+		if err := locking.Unlock(ctx, s.fs, logName, h, true, opts()); err != nil {
+			t.Errorf("unlock --force: %v", err)
+			return
+		}
+		if newer, err = locking.Acquire(ctx, s.fs, logName, opts()); err != nil {
+			t.Errorf("the new holder's Acquire: %v", err)
+		}
+	}
+	rec, err := board.OpenDispatch(ctx, s.fs, agent, "second", o)
+	if newer == nil {
+		t.Fatalf("commit:renamed was never reached (err %v)", err)
+	}
+	var nb *board.NotOnBoardError
+	if !errors.As(err, &nb) || !errors.Is(err, locking.ErrLockLost) || nb.DispatchID != 2 || rec.ID != 2 {
+		t.Fatalf("OpenDispatch = %+v, %v; want record 2 and a *NotOnBoardError for dispatch 2 matching ErrLockLost", rec, err)
+	}
+	if !strings.Contains(err.Error(), "dispatch 2 ") {
+		t.Errorf("error %q does not name dispatch 2", err)
+	}
+	if h, err := locking.Inspect(s.fs, logName, opts()); err != nil || h.Token != newer.Token() {
+		t.Errorf("the lock after the skipped board write: %+v, %v; want the new holder's (token %s)", h, err, newer.Token())
+	}
+	if err := newer.Release(); err != nil {
+		t.Errorf("the new holder's Release: %v", err)
+	}
+	log, err := spawnlog.Read(s.fs, agent)
+	if err != nil || len(log.Records) != 2 || log.Records[1].Title != "second" {
+		t.Errorf("spawn-log = %+v, %v; want records 1 and 2", log, err)
+	}
+	b, err := board.Read(s.fs, agent)
+	if err != nil || b.Has(2) || !b.Has(1) {
+		t.Errorf("board = %+v, %v; want dispatch 1 only", b, err)
+	}
+	if got := estatetest.Files(t, filepath.Join(s.root, "agents", agent, "board")); !slices.Equal(got, []string{"board.json"}) {
+		t.Errorf("the board folder holds %q; want only board.json (the skipped write's temp removed)", got)
+	}
+	probs, err := board.Check(s.fs, agent, board.CheckOptions{})
+	if err != nil || len(probs) != 1 || probs[0].Kind != board.KindNotOnBoard || probs[0].DispatchID != 2 {
+		t.Fatalf("Check = %+v, %v; want one not-on-board problem for dispatch 2", probs, err)
+	}
+}

@@ -1,0 +1,111 @@
+package conformance
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/nolinkfs"
+	"github.com/pa-toolkit/pa/vfs/osfs"
+)
+
+// runChild is the child's side: it does what spec says, telling the parent
+// on stdout, one line at a time, and returns its exit code ("done ok": 0).
+func runChild(encoded string) int {
+	var spec childSpec
+	if err := json.Unmarshal([]byte(encoded), &spec); err != nil {
+		fmt.Printf("done bad spec: %v\n", err)
+		return 2
+	}
+	say := func(format string, args ...any) {
+		// One write a line, unbuffered: a line said before a kill is out.
+		_, _ = os.Stdout.WriteString(fmt.Sprintf(format, args...) + "\n")
+	}
+	o, err := osfs.New(spec.Root)
+	if err != nil {
+		say("done %v", err)
+		return 1
+	}
+	defer o.Close()
+	var fsys vfs.FS = o
+	if spec.Shim {
+		fsys = nolinkfs.New(fsys, syscall.ENOTSUP)
+	}
+	if spec.Report {
+		fsys = reporting(fsys, say)
+	}
+	in := bufio.NewReader(os.Stdin)
+	seen := map[locking.Step]int{}
+	onStep := func(s locking.Step) {
+		seen[s]++
+		if spec.Report {
+			say("step %s", s)
+		}
+		if slices.Contains(spec.Kill, s) {
+			say("kill %s", s)
+			killSelf()
+		}
+		for _, p := range spec.Pause {
+			if p.Step == s && seen[s] == max(p.Nth, 1) {
+				say("pause %s", s)
+				if _, err := in.ReadString('\n'); err != nil {
+					say("done the parent is gone: %v", err)
+					os.Exit(3)
+				}
+			}
+		}
+	}
+	opts := locking.Options{Timeout: spec.Timeout, OnStep: onStep}
+	ctx := context.Background()
+	switch spec.Role {
+	case roleWrite:
+		_, err = spawnlog.Append(ctx, fsys, agent, spec.Title, nil, opts)
+	case roleUnlock:
+		var h locking.Holder
+		if h, err = locking.Inspect(fsys, logName, opts); err == nil {
+			err = locking.Unlock(ctx, fsys, logName, h, spec.Force, opts)
+		}
+	default:
+		err = fmt.Errorf("unknown role %q", spec.Role)
+	}
+	if err != nil {
+		say("done %s", strings.ReplaceAll(err.Error(), "\n", " "))
+		return 1
+	}
+	say("done ok")
+	return 0
+}
+
+// reporting wraps fsys so that every remove, rename and link is said after
+// it ran: "op remove NAME ok", "op rename OLD NEW ok", "op link OLD NEW
+// error TEXT".
+func reporting(fsys vfs.FS, say func(string, ...any)) vfs.FS {
+	f := faultfs.New(fsys)
+	f.After(func(ev faultfs.Event) error {
+		switch ev.Op {
+		case faultfs.OpRemove, faultfs.OpRename, faultfs.OpLink:
+		default:
+			return nil
+		}
+		result := "ok"
+		if ev.Err != nil {
+			result = "error " + strings.ReplaceAll(ev.Err.Error(), "\n", " ")
+		}
+		names := ev.Name
+		if ev.NewName != "" {
+			names += " " + ev.NewName
+		}
+		say("op %s %s %s", ev.Op, names, result)
+		return nil
+	})
+	return f
+}

@@ -1,0 +1,42 @@
+package conformance
+
+import (
+	"time"
+
+	"github.com/pa-toolkit/pa/locking"
+)
+
+// childEnv is the environment variable that makes the test binary a child
+// of the suite; its value is a childSpec in JSON.
+const childEnv = "PA_CONFORMANCE_CHILD"
+
+// The roles of a child.
+const (
+	roleWrite  = "write"  // spawnlog.Append of one record
+	roleUnlock = "unlock" // locking.Inspect, then locking.Unlock
+)
+
+// childSpec is what a child process does.
+type childSpec struct {
+	Root    string        // the estate (home) on disk
+	Shim    bool          // wrap the OS with nolinkfs (ENOTSUP)
+	Role    string        // roleWrite or roleUnlock
+	Title   string        // the record's title (roleWrite)
+	Force   bool          // unlock --force (roleUnlock)
+	Timeout time.Duration // the lock timeout; 0 is the shipped 10 s
+	// Pause are steps where the child says "pause STEP" and waits for a
+	// line on its stdin before it goes on.
+	Pause []stepAt
+	// Kill are steps where the child says "kill STEP" and kills itself with
+	// SIGKILL: the first of them it reaches.
+	Kill []locking.Step
+	// Report makes the child say "step STEP" at every step and "op OP NAME
+	// [NEWNAME] RESULT" after every remove, rename and link it makes.
+	Report bool
+}
+
+// stepAt is the Nth time (1 when 0) a child reaches Step.
+type stepAt struct {
+	Step locking.Step
+	Nth  int
+}

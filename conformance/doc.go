@@ -1,0 +1,26 @@
+// Package conformance is the spawn-log lock's conformance suite: every row
+// of the spec's table "States and crash points" (spec/spawn-log-lock.md; the
+// rows R01..R49 of spec/rows.tsv), on each class of file system (hard links,
+// no hard links), proved on a directory of the volume under test.
+//
+// A test calls [Run] with a directory and a class; each row runs as
+// subtests named by row id, class and case (R31/nolinks/kill), and at the
+// end [Run] prints the 49 x 2 matrix, one line a row:
+//
+//	R12 links=pass nolinks=pass Eight writers at once against a dead-holder lock, 25 trials
+//
+// A cell passes when every case registered for it ran and passed; a run
+// with any cell of a class under test not run fails.
+//
+// The kill rows (R28-R49) and the stall rows (R11, R15-R17) run real child
+// processes: the test binary runs itself again with an environment variable
+// that selects the child's role (a write, or an unlock), which pauses at a
+// step until the parent tells it to go on, or kills itself with SIGKILL at a
+// step. Rows about the pa command run the real binary, built once per run
+// (the shipped build and the pafault test build). So a test binary that
+// calls Run must call [Main] from its TestMain.
+//
+// The class "no hard links" is [nolinkfs] over the operating system on a
+// volume that has hard links, or the volume itself when its own link()
+// refuses (exFAT): then no shim is needed. [Auto] probes link() once.
+package conformance

@@ -1,0 +1,63 @@
+package conformance
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/pa-toolkit/pa/board"
+)
+
+// R43 through the real binary: `pa dispatch open` killed after its commit
+// rename (the pafault build, PA_FAULT_STEP): the record is in the
+// spawn-log, the next open clears the dead holder's lock at once (--wait
+// 0) and exits 0, nothing is lost, and board check names the killed
+// dispatch, which never reached its board.
+func paOpenKilledAfterCommit(t *testing.T, s *site) {
+	r := s.paKilled(t, "commit:renamed", "dispatch", "open", "--agent", agent)
+	if r.code == 0 || r.stdout != "" {
+		t.Fatalf("the killed open: exit %d, stdout %q; want it killed before printing", r.code, r.stdout)
+	}
+	if r := s.pa(t, "dispatch", "open", "--agent", agent, "--wait", "0"); r.code != 0 || r.stdout != "2\n" {
+		t.Fatalf("the next open: exit %d, stdout %q, stderr %q; want exit 0 at once and id 2", r.code, r.stdout, r.stderr)
+	}
+	r = s.pa(t, "dispatch", "list", "--agent", agent, "--json")
+	var recs []struct{ ID int }
+	if err := json.Unmarshal([]byte(r.stdout), &recs); err != nil || len(recs) != 2 || recs[0].ID != 1 || recs[1].ID != 2 {
+		t.Errorf("list: %q (%v); want records 1 and 2", r.stdout, err)
+	}
+	r = s.pa(t, "board", "check", "--agent", agent)
+	if r.code != 2 || r.stdout != "dispatch 1 is in agents/demo/spawn-log.json but not on the board agents/demo/board/board.json\n" {
+		t.Errorf("board check: exit %d, stdout %q; want dispatch 1 named as not on the board", r.code, r.stdout)
+	}
+}
+
+// R29 through the real binary: without hard links the empty lock left by
+// an open killed after its exclusive open blocks the next open (exit 2
+// naming the empty lock and --force) until `pa dispatch unlock --force`
+// clears it; with hard links the step does not exist and the open exits 0.
+func paOpenKilledAfterOpen(t *testing.T, s *site) {
+	r := s.paKilled(t, "acquire:opened", "dispatch", "open", "--agent", agent)
+	if s.class == Links {
+		if r.code != 0 || r.stdout != "1\n" {
+			t.Fatalf("with hard links: exit %d, stdout %q, stderr %q; want exit 0 (no such step)", r.code, r.stdout, r.stderr)
+		}
+		s.checkEstate(t, []int{1})
+		return
+	}
+	if r.code == 0 {
+		t.Fatal("without hard links: exit 0; want the process killed at acquire:opened")
+	}
+	r = s.pa(t, "dispatch", "open", "--agent", agent, "--wait", "0")
+	if r.code != 2 || !strings.HasPrefix(r.stderr, "pa: agents/demo/spawn-log.json.lock is an empty lock (0 bytes, age ") ||
+		!strings.Contains(r.stderr, board.Program(s.root)+" dispatch unlock --force --agent demo") {
+		t.Fatalf("the next open: exit %d, stderr %q; want exit 2 naming the empty lock and --force", r.code, r.stderr)
+	}
+	if r := s.pa(t, "dispatch", "unlock", "--force", "--agent", agent); r.code != 0 {
+		t.Fatalf("unlock --force: exit %d, %q", r.code, r.stderr)
+	}
+	if r := s.pa(t, "dispatch", "open", "--agent", agent, "--wait", "0"); r.code != 0 || r.stdout != "1\n" {
+		t.Errorf("the open after unlock --force: exit %d, stdout %q, stderr %q; want id 1", r.code, r.stdout, r.stderr)
+	}
+	s.checkEstate(t, []int{1})
+}

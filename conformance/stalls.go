@@ -1,0 +1,207 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/locktest"
+)
+
+// token24 is a 24-hex attempt token for names made by hand.
+const token24 = "0123456789abcdef01234567"
+
+// R11: a breaker (a real process) stalled after its claim, past every
+// window: other writers time out naming the dead holder (their timeout
+// shortened), unlock without --force waits its busy-wait and refuses naming
+// the claim's owner, board check reports the lock past its (shortened)
+// stale window and breaks nothing; when the breaker goes on it finishes
+// alone.
+func stalledBreakerBlocksOthers(t *testing.T, s *site) {
+	dead := locktest.DeadPID(t)
+	lock := lockJSON(dead, hostname(), true, "deaddeaddeaddeaddeaddead", time.Now().Add(-time.Hour))
+	s.writeRaw(t, lockName, lock)
+	b := s.start(t, "breaker", childSpec{Role: roleWrite, Title: "stalled", Pause: []stepAt{{Step: locking.StepBreakClaimed}}})
+	b.paused(t, locking.StepBreakClaimed)
+
+	o := fast(nil)
+	o.Timeout = 100 * time.Millisecond
+	err := s.write("other", o)
+	var te *locking.TimeoutError
+	if !errors.As(err, &te) || te.Holder.State != locking.StateDead || te.Holder.PID != dead {
+		t.Fatalf("another writer: %v; want a timeout naming the dead holder (pid %d)", err, dead)
+	}
+	held, err := locking.Inspect(s.fs, logName, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err = locking.Unlock(context.Background(), s.fs, logName, held, false, o)
+	var be *locking.BusyError
+	if !errors.As(err, &be) || be.Claim.PID != b.pid() {
+		t.Fatalf("unlock: %v; want a *BusyError naming the breaker (pid %d)", err, b.pid())
+	}
+	if waited := time.Since(start); waited < o.UnlockBusyWait {
+		t.Errorf("unlock gave up after %v; want its busy-wait (%v)", waited, o.UnlockBusyWait)
+	}
+	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: time.Millisecond}); len(probs) != 1 || probs[0].Holder.PID != dead {
+		t.Fatalf("board check: %+v; want the dead holder's lock reported", probs)
+	}
+	if !bytes.Equal(s.readRaw(t, lockName), lock) {
+		t.Fatal("the dead lock changed while the stalled breaker held its claim")
+	}
+	b.resume(t)
+	b.succeeded(t)
+	s.wantTitles(t, "stalled")
+	s.onlyLog(t)
+}
+
+// movedBy returns the broken names in the agent's folder owned by pid.
+func (s *site) movedBy(t *testing.T, pid int) []string {
+	t.Helper()
+	var out []string
+	for _, n := range s.ls(t) {
+		if strings.HasPrefix(n, logBase+".lock.broken-"+locking.HostHash(hostname())+"-"+fmt.Sprint(pid)+"-") {
+			out = append(out, agentDir+"/"+n)
+		}
+	}
+	return out
+}
+
+// wantOps fails unless ops (a child's reported calls) are exactly want,
+// each "OP NAME..." followed by its result, which is not compared.
+func wantOps(t *testing.T, who string, ops []string, want ...string) {
+	t.Helper()
+	ok := len(ops) == len(want)
+	for i := 0; ok && i < len(want); i++ {
+		ok = strings.HasPrefix(ops[i], want[i]+" ")
+	}
+	if !ok {
+		t.Fatalf("%s made %q; want exactly %q", who, ops, want)
+	}
+}
+
+// R15: a releaser (a real process) stalled past any window after moving
+// its lock: others acquire, commit and release meanwhile, at once; one
+// holds the lock while the releaser goes on, which removes only its own
+// moved file; every record survives.
+func stalledReleaser(t *testing.T, s *site) {
+	r := s.start(t, "releaser", childSpec{Role: roleWrite, Title: "releaser", Report: true, Pause: []stepAt{{Step: locking.StepReleaseRenamed}}})
+	r.paused(t, locking.StepReleaseRenamed)
+	moved := s.movedBy(t, r.pid())
+	if len(moved) != 1 || s.exists(lockName) {
+		t.Fatalf("after release:renamed the folder holds %q; want the releaser's moved lock and no lock", s.ls(t))
+	}
+	for _, w := range []string{"w1", "w2"} {
+		s.mustWrite(t, w, noWait(nil))
+	}
+	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: time.Nanosecond}); len(probs) != 0 {
+		t.Fatalf("board check: %+v; want no lock held (no lock under the name)", probs)
+	}
+	gate := newGate(locking.StepHoldRead)
+	o := patient(nil)
+	o.OnStep = gate.at
+	done := make(chan error, 1)
+	go func() { done <- s.write("w3", o) }()
+	<-gate.reached
+	lock := s.readRaw(t, lockName)
+	mark := len(r.said)
+	r.resume(t)
+	r.succeeded(t)
+	wantOps(t, "the releaser, once it went on,", r.ops(mark), "remove "+moved[0])
+	if !bytes.Equal(s.readRaw(t, lockName), lock) {
+		t.Fatal("the holder's lock changed when the stalled releaser went on")
+	}
+	gate.open()
+	if err := <-done; err != nil {
+		t.Fatalf("w3: %v", err)
+	}
+	s.wantTitles(t, "releaser", "w1", "w2", "w3")
+	s.onlyLog(t)
+}
+
+// R16: a releaser (a real process) resuming while another holder is
+// between its fence and its rename leaves that lock in place (bytes and
+// file), the holder's commit lands, and a third writer commits after it.
+func releaserInFenceWindow(t *testing.T, s *site) {
+	r := s.start(t, "releaser", childSpec{Role: roleWrite, Title: "releaser", Report: true, Pause: []stepAt{{Step: locking.StepReleaseRenamed}}})
+	r.paused(t, locking.StepReleaseRenamed)
+	moved := s.movedBy(t, r.pid())
+	gate := newGate(locking.StepCommitFenced)
+	o := patient(nil)
+	o.OnStep = gate.at
+	done := make(chan error, 1)
+	go func() { done <- s.write("holder", o) }()
+	<-gate.reached
+	lock := s.readRaw(t, lockName)
+	fi, err := os.Stat(s.path(lockName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := len(r.said)
+	r.resume(t)
+	r.succeeded(t)
+	if len(moved) != 1 {
+		t.Fatalf("the releaser's moved lock: %q", moved)
+	}
+	wantOps(t, "the releaser, once it went on,", r.ops(mark), "remove "+moved[0])
+	fi2, err := os.Stat(s.path(lockName))
+	if err != nil || !os.SameFile(fi, fi2) || !bytes.Equal(s.readRaw(t, lockName), lock) {
+		t.Fatalf("the holder's lock was moved or changed (%v)", err)
+	}
+	gate.open()
+	if err := <-done; err != nil {
+		t.Fatalf("the holder: %v", err)
+	}
+	s.mustWrite(t, "third", noWait(nil))
+	s.wantTitles(t, "releaser", "holder", "third")
+	s.before(t, "holder", "third")
+	s.onlyLog(t)
+}
+
+// R17: a sweeper (a real process) stalled past any window between its
+// judgement and its unlink: meanwhile a writer goes through and another
+// holds the lock; when it goes on it removes only the dead owner's leftover
+// it judged, and the live owner's leftover and the live lock stay; every
+// record survives.
+func stalledSweeper(t *testing.T, s *site) {
+	host := locking.HostHash(hostname())
+	deadLeft := fmt.Sprintf("%s.tmp-%s-%d-%s", logName, host, locktest.DeadPID(t), token24)
+	liveLeft := fmt.Sprintf("%s.pending-%s-%d-%s", lockName, host, locktest.LivePID(t), token24)
+	s.writeRaw(t, deadLeft, []byte("{}"))
+	s.writeRaw(t, liveLeft, lockJSON(1, hostname(), true, token24, time.Now()))
+	sw := s.start(t, "sweeper", childSpec{Role: roleWrite, Title: "sweeper", Report: true, Pause: []stepAt{{Step: locking.StepSweepJudged}}})
+	sw.paused(t, locking.StepSweepJudged)
+
+	s.mustWrite(t, "w1", noWait(nil))
+	gate := newGate(locking.StepHoldRead)
+	o := patient(nil)
+	o.OnStep = gate.at
+	done := make(chan error, 1)
+	go func() { done <- s.write("w2", o) }()
+	<-gate.reached
+	lock := s.readRaw(t, lockName)
+	mark := len(sw.said)
+	sw.resume(t)
+	sw.await(t, "step "+string(locking.StepAcquirePending)) // its sweep is over
+	wantOps(t, "the sweeper, once it went on,", sw.ops(mark), "remove "+deadLeft)
+	if !s.exists(liveLeft) || !bytes.Equal(s.readRaw(t, lockName), lock) {
+		t.Fatalf("the folder holds %q; the live owner's leftover and the live lock must stay as they were", s.ls(t))
+	}
+	gate.open()
+	if err := <-done; err != nil {
+		t.Fatalf("w2: %v", err)
+	}
+	sw.succeeded(t)
+	s.wantTitles(t, "w1", "w2", "sweeper")
+	if got := s.ls(t); len(got) != 2 || got[0] != logBase || agentDir+"/"+got[1] != liveLeft {
+		t.Fatalf("the folder holds %q; want the spawn-log and the live owner's leftover", got)
+	}
+}
