@@ -74,7 +74,7 @@ func (h *helpCmd) Run(kctx *kong.Context) error {
 		err = t.Error
 	}
 	if err != nil {
-		return fail(exitUsage, "help %s: %v", strings.Join(h.Command, " "), err)
+		return fail(exitUsage, "help %s: %s", termsafe.Escape(strings.Join(h.Command, " ")), termsafe.Escape(err.Error()))
 	}
 	return t.PrintUsage(false)
 }

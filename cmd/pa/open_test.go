@@ -23,18 +23,23 @@ import (
 func TestOpenErrorLines(t *testing.T) {
 	live := locktest.LivePID(t)
 	e := estatetest.New(t, estatetest.Classes[0])
-	for _, home := range []string{"", "/tmp/X"} {
-		pa := board.Program(home)
-		for _, agent := range []string{"demo", "-dash"} {
-			a := advice{pa: pa, home: home, agent: agent}
-			lost := &board.NotOnBoardError{Agent: agent, DispatchID: 7, Err: locking.ErrLockLost}
-			err := openError(e.FS, a, time.Second, spawnlog.Record{ID: 2}, lost, locking.Options{})
-			var ee *exitError
-			want := fmt.Sprintf("agents/%s/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; %s board check %s names it",
-				agent, pa, board.AgentFlag(agent))
-			if !errors.As(err, &ee) || ee.code != exitProblem || ee.msg != want {
-				t.Errorf("R24 line for %s in %q: %v; want exit 2 and %q", agent, home, err, want)
-			}
+	// The expected lines are written out whole, so that a fault in how the
+	// command is built (the --home, the quoting of the agent) shows.
+	for _, tc := range []struct{ home, pa, agent, want string }{
+		{"", "pa", "demo", "agents/demo/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent demo names it"},
+		{"", "pa", "-dash", "agents/-dash/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent=-dash names it"},
+		{"/tmp/X", "pa --home /tmp/X", "demo", "agents/demo/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent demo names it"},
+		{"/tmp/X", "pa --home /tmp/X", "-dash", "agents/-dash/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent=-dash names it"},
+		{"", "pa", "a b", "agents/a b/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent 'a b' names it"},
+		{"", "pa", "it's", `agents/it's/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent 'it'\''s' names it`},
+		{"/tmp/X", "pa --home /tmp/X", "-a b", "agents/-a b/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent='-a b' names it"},
+	} {
+		a := advice{pa: tc.pa, home: tc.home, agent: tc.agent}
+		lost := &board.NotOnBoardError{Agent: tc.agent, DispatchID: 7, Err: locking.ErrLockLost}
+		err := openError(e.FS, a, time.Second, spawnlog.Record{ID: 2}, lost, locking.Options{})
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != exitProblem || ee.msg != tc.want {
+			t.Errorf("R24 line for %s in %q: %v; want exit 2 and\n%q", tc.agent, tc.home, err, tc.want)
 		}
 	}
 	if got := board.Program("/tmp/X"); got != "pa --home /tmp/X" {
