@@ -1,8 +1,10 @@
 package locking
 
 import (
+	"math"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -109,5 +111,18 @@ func TestDescribeEscapesAcquiredAtAndCountsRunes(t *testing.T) {
 	}
 	if s := strings.Repeat("é", 32); CapForDisplay(s) != s {
 		t.Fatalf("CapForDisplay of 32 characters (64 bytes) = %q, want it whole", CapForDisplay(s))
+	}
+}
+
+func TestFormatAgeBounded(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		1500 * time.Microsecond:      "2ms",
+		1500 * time.Millisecond:      "2s",
+		26 * time.Hour:               "26h0m0s",
+		time.Duration(math.MaxInt64): "over 100000h",
+	} {
+		if got := FormatAge(d); got != want {
+			t.Errorf("FormatAge(%v) = %q, want %q", d, got, want)
+		}
 	}
 }

@@ -120,6 +120,9 @@ func (h Holder) HeldBy(lock string) string {
 	return lock + " held by " + h.Describe()
 }
 
+// maxShownAge is the longest age FormatAge prints in full (about 11 years).
+const maxShownAge = 100000 * time.Hour
+
 // modeName names a file type for an operator.
 func modeName(m fs.FileMode) string {
 	switch {
@@ -138,8 +141,12 @@ func modeName(m fs.FileMode) string {
 }
 
 // FormatAge prints an age for an operator: milliseconds below a second,
-// whole seconds above (3s, 1m5s, 26h0m0s).
+// whole seconds above (3s, 1m5s, 26h0m0s), and "over 100000h" past that
+// (so a message stays bounded whatever the file time).
 func FormatAge(d time.Duration) string {
+	if d > maxShownAge {
+		return "over 100000h" // bounded: a file time centuries off
+	}
 	if d < time.Second {
 		return d.Round(time.Millisecond).String()
 	}

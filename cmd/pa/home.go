@@ -62,7 +62,7 @@ func (g *globals) openEstate(create bool) (vfs.FS, func(), error) {
 	}
 	if create {
 		if err := os.MkdirAll(g.dir, 0o755); err != nil {
-			return nil, nil, fail(exitUsage, "estate %s: %v", shown(g.dir), err)
+			return nil, nil, fail(exitUsage, "estate %s: %s", shown(g.dir), termsafe.Escape(err.Error()))
 		}
 	}
 	o, err := osfs.New(g.dir)
@@ -70,7 +70,7 @@ func (g *globals) openEstate(create bool) (vfs.FS, func(), error) {
 		return nil, nil, g.noEstate()
 	}
 	if err != nil {
-		return nil, nil, fail(exitUsage, "estate %s: %v", shown(g.dir), err)
+		return nil, nil, fail(exitUsage, "estate %s: %s", shown(g.dir), termsafe.Escape(err.Error()))
 	}
 	if !create {
 		if _, err := o.ReadDir(estate.AgentsDir); errors.Is(err, fs.ErrNotExist) {
