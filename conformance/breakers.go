@@ -43,7 +43,7 @@ func twoBreakersNeverTogether(t *testing.T, s *site) {
 	optsA.OnStep = gate.at
 	doneA := make(chan error, 1)
 	go func() { doneA <- s.write("a", optsA) }()
-	<-gate.reached
+	gate.await(t, "breaker A", doneA)
 
 	var aPaused atomic.Bool
 	aPaused.Store(true)
@@ -187,7 +187,7 @@ func lateBreakerLeavesFreshLock(freshDies bool) func(t *testing.T, s *site) {
 			}
 			doneLate <- err
 		}()
-		<-gate.reached
+		gate.await(t, "the late breaker", doneLate)
 
 		h, err := locking.Acquire(context.Background(), s.fs, logName, noWait(fresh))
 		if err != nil {

@@ -148,7 +148,7 @@ func breakerPutsBackReplacedLock(t *testing.T, s *site) {
 		_, err := locking.Acquire(context.Background(), s.fs, logName, o)
 		done <- err
 	}()
-	<-gate.reached
+	gate.await(t, "the breaker", done)
 	held, err := locking.Inspect(s.fs, logName, fast(operator))
 	if err == nil {
 		err = locking.Unlock(context.Background(), s.fs, logName, held, true, fast(operator))

@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"sync"
+	"testing"
+	"time"
 
 	"github.com/pa-toolkit/pa/locking"
 )
@@ -39,5 +41,18 @@ func (g *stepGate) open() {
 	case <-g.release:
 	default:
 		close(g.release)
+	}
+}
+
+// await waits until a goroutine reaches the gate; it fails when that
+// goroutine ends first (its result on done), or after the watchdog.
+func (g *stepGate) await(t *testing.T, who string, done <-chan error) {
+	t.Helper()
+	select {
+	case <-g.reached:
+	case err := <-done:
+		t.Fatalf("%s ended (%v) before it reached %s", who, err, g.step)
+	case <-time.After(watchdog):
+		t.Fatalf("%s did not reach %s in %s", who, g.step, watchdog)
 	}
 }

@@ -20,6 +20,11 @@ const (
 	setupDeadLock = "dead-lock" // and a lock of a dead holder
 )
 
+// brief is the lock timeout of a child that never has to wait (a free
+// lock, or a dead holder's, broken at once): a child that waits anyway
+// fails soon instead of after the shipped 10 s.
+const brief = 2 * time.Second
+
 // killRow is one kill row: the child (a write, or an unlock) kills itself
 // with SIGKILL at step, leaving left (the kinds of name in the folder).
 type killRow struct {
@@ -47,7 +52,7 @@ func killAt(k killRow) func(t *testing.T, s *site) {
 			deadBytes = lockJSON(dead, hostname(), true, "deaddeaddeaddeaddeaddead", time.Now())
 			s.writeRaw(t, lockName, deadBytes)
 		}
-		c := s.start(t, k.role, childSpec{Role: k.role, Title: "child", Kill: []locking.Step{k.step}})
+		c := s.start(t, k.role, childSpec{Role: k.role, Title: "child", Timeout: brief, Kill: []locking.Step{k.step}})
 		c.killedAt(t, k.step)
 
 		owner := c.pid()
@@ -122,7 +127,7 @@ func emptyLockBlocks(t *testing.T, s *site) {
 // end, and a free lock is taken whole and released, nothing left.
 func killOpened(t *testing.T, s *site) {
 	s.mustWrite(t, "pre", fast(nil))
-	c := s.start(t, "writer", childSpec{Role: roleWrite, Title: "child", Kill: []locking.Step{locking.StepAcquireOpened}})
+	c := s.start(t, "writer", childSpec{Role: roleWrite, Title: "child", Timeout: brief, Kill: []locking.Step{locking.StepAcquireOpened}})
 	if s.class == Links {
 		c.succeeded(t)
 		s.onlyLog(t)
@@ -183,7 +188,7 @@ func killMovedNewer(release bool, step locking.Step) func(t *testing.T, s *site)
 			s.writeRaw(t, lockName, lockJSON(locktest.DeadPID(t), hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
 		}
 		at := putBackStep(s, step)
-		c := s.start(t, title, childSpec{Role: roleWrite, Title: title, Pause: []stepAt{{Step: pause}}, Kill: []locking.Step{step, at}})
+		c := s.start(t, title, childSpec{Role: roleWrite, Title: title, Timeout: brief, Pause: []stepAt{{Step: pause}}, Kill: []locking.Step{step, at}})
 		c.paused(t, pause)
 		forceUnlock(t, s)
 		gate := newGate(locking.StepHoldRead)
@@ -191,7 +196,7 @@ func killMovedNewer(release bool, step locking.Step) func(t *testing.T, s *site)
 		o.OnStep = gate.at
 		done := make(chan error, 1)
 		go func() { done <- s.write("holder", o) }()
-		<-gate.reached
+		gate.await(t, "the new holder", done)
 		newer := s.readRaw(t, lockName)
 		c.resume(t)
 		c.killedAt(t, at)

@@ -85,7 +85,8 @@ func deadLeftoversCleared(shape string) func(t *testing.T, s *site) {
 }
 
 // R26: leftovers whose owner is alive, on another host or unreadable are
-// left alone, in every shape, and the next write loses nothing.
+// left alone, in every shape, however old (a year here), and the next
+// write loses nothing.
 func liveForeignUnreadableLeftAlone(t *testing.T, s *site) {
 	live := locktest.LivePID(t)
 	dead := locktest.DeadPID(t)
@@ -106,6 +107,7 @@ func liveForeignUnreadableLeftAlone(t *testing.T, s *site) {
 	keep[logBase+".lock.claim-hdeadbeef"] = nil
 	for name, data := range keep {
 		s.writeRaw(t, agentDir+"/"+name, data)
+		s.chtimes(t, agentDir+"/"+name, time.Now().Add(-365*24*time.Hour)) // old: age is never a reason
 	}
 	s.writeRaw(t, logName, logDoc("before"))
 	s.mustWrite(t, "after", noWait(nil))

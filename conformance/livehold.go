@@ -60,7 +60,13 @@ func stalledHolderKeepsLock(t *testing.T, s *site) {
 		_, err := spawnlog.Append(context.Background(), ffs, agent, "contender", nil, patient(nil))
 		done <- err
 	}()
-	<-polled // the contender has found the lock held three times: it waits
+	select { // the contender finds the lock held three times: it waits
+	case <-polled:
+	case err := <-done:
+		t.Fatalf("the contender ended (%v) before it waited", err)
+	case <-time.After(watchdog):
+		t.Fatalf("the contender did not try the lock in %s", watchdog)
+	}
 	if !bytes.Equal(s.readRaw(t, lockName), lock) {
 		t.Fatal("the stalled holder's lock changed while others acted")
 	}

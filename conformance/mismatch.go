@@ -28,7 +28,7 @@ func mismatch(release bool, step locking.Step) func(t *testing.T, s *site) {
 		} else {
 			s.writeRaw(t, lockName, lockJSON(locktest.DeadPID(t), hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
 		}
-		mover := s.start(t, title, childSpec{Role: roleWrite, Title: title, Pause: []stepAt{{Step: pause}}, Kill: []locking.Step{step}})
+		mover := s.start(t, title, childSpec{Role: roleWrite, Title: title, Timeout: brief, Pause: []stepAt{{Step: pause}}, Kill: []locking.Step{step}})
 		mover.paused(t, pause)
 		r := s.pa(t, "dispatch", "unlock", "--force", "--agent", agent)
 		if r.code != 0 || !strings.HasSuffix(r.stdout, ": removed\n") {

@@ -110,7 +110,7 @@ func stalledReleaser(t *testing.T, s *site) {
 	o.OnStep = gate.at
 	done := make(chan error, 1)
 	go func() { done <- s.write("w3", o) }()
-	<-gate.reached
+	gate.await(t, "w3", done)
 	lock := s.readRaw(t, lockName)
 	mark := len(r.said)
 	r.resume(t)
@@ -139,7 +139,7 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 	o.OnStep = gate.at
 	done := make(chan error, 1)
 	go func() { done <- s.write("holder", o) }()
-	<-gate.reached
+	gate.await(t, "the holder", done)
 	lock := s.readRaw(t, lockName)
 	fi, err := os.Stat(s.path(lockName))
 	if err != nil {
@@ -186,7 +186,7 @@ func stalledSweeper(t *testing.T, s *site) {
 	o.OnStep = gate.at
 	done := make(chan error, 1)
 	go func() { done <- s.write("w2", o) }()
-	<-gate.reached
+	gate.await(t, "w2", done)
 	lock := s.readRaw(t, lockName)
 	mark := len(sw.said)
 	sw.resume(t)

@@ -257,7 +257,7 @@ func forceIgnoresLiveClaims(t *testing.T, s *site) {
 		}
 		done <- err
 	}()
-	<-gate.reached
+	gate.await(t, "the breaker", done)
 	operator := fast(m.Spawn())
 	held, err := locking.Inspect(s.fs, logName, operator)
 	if err != nil {
