@@ -11,7 +11,8 @@ type mutation struct {
 }
 
 // mutations are the guards the suite must pin (issue 3: guards pinned by
-// mutations), then a few more of the kill rows' own guards.
+// mutations), then more guards, so that every row's cells turn red under
+// some mutation.
 var mutations = []mutation{
 	{"drop the fence", "hold.go",
 		`if cur.State == StateUnreadable || cur.Token != h.token {`,
@@ -76,4 +77,22 @@ var mutations = []mutation{
 	{"let a breaker go on past another's live claim", "break.go",
 		`if mode == breakForce {`,
 		`if true {`},
+	{"break a live holder", "holder.go",
+		`case e.host.Alive(rec.pid):`,
+		`case false && e.host.Alive(rec.pid):`},
+	{"break an empty or unreadable lock", "holder.go",
+		`h.State = StateUnreadable`,
+		`h.State = StateDead`},
+	{"remove the lock name after a failed publish (no hard links)", "acquire.go",
+		`if werr != nil || cerr != nil {`,
+		`if werr != nil || cerr != nil { _ = fsys.Remove(n.lock)`},
+	{"remove the lock name after a failed pending write (hard links)", "acquire.go",
+		`_ = fsys.Remove(pending) // our own pending file, if created`,
+		`_ = fsys.Remove(pending); _ = fsys.Remove(n.lock)`},
+	{"unlock refuses a dead holder", "unlock.go",
+		`if judged.State != StateDead {`,
+		`if true {`},
+	{"publish by an exclusive create where link() works", "acquire.go",
+		`if h.cls != classNoLinks {`,
+		`if false {`},
 }
