@@ -1,0 +1,44 @@
+package fusefs
+
+import (
+	"errors"
+	"io/fs"
+	"sync"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// File is a handle opened through an [FS]: the wrapped file, tracked until
+// it is closed.
+type File struct {
+	vfs.File
+	fs   *FS
+	once sync.Once
+}
+
+var _ vfs.Locker = (*File)(nil)
+
+// Close closes the wrapped file; when it was the last handle of a hidden
+// file, the hidden name is removed.
+func (h *File) Close() error {
+	err := h.File.Close()
+	h.once.Do(func() { h.fs.closed(h) })
+	return err
+}
+
+// TryLock takes the wrapped file's advisory lock through its [vfs.Locker].
+func (h *File) TryLock() error {
+	if l, ok := h.File.(vfs.Locker); ok {
+		return l.TryLock()
+	}
+	return &fs.PathError{Op: "flock", Path: "", Err: errors.ErrUnsupported}
+}
+
+// Unlock releases the wrapped file's advisory lock through its
+// [vfs.Locker].
+func (h *File) Unlock() error {
+	if l, ok := h.File.(vfs.Locker); ok {
+		return l.Unlock()
+	}
+	return &fs.PathError{Op: "funlock", Path: "", Err: errors.ErrUnsupported}
+}
