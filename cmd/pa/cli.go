@@ -31,6 +31,7 @@ type cli struct {
 	Version  kong.VersionFlag `help:"Print pa's version and exit."`
 	Dispatch dispatchCmd      `cmd:"" help:"Dispatches: open, list, unlock."`
 	Board    boardCmd         `cmd:"" help:"The agents' boards: check."`
+	FS       fsCmd            `cmd:"" name:"fs" help:"The volume under an estate: probe."`
 	Help     helpCmd          `cmd:"" help:"Show help for pa or for one of its commands (pa help dispatch open)."`
 	Vers     versionCmd       `cmd:"" name:"version" help:"Print pa's version."`
 }

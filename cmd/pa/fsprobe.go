@@ -1,0 +1,151 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/pa-toolkit/pa/internal/termsafe"
+	"github.com/pa-toolkit/pa/vfs/osfs"
+	"github.com/pa-toolkit/pa/vfs/probe"
+)
+
+// fsCmd is `pa fs`.
+type fsCmd struct {
+	Probe probeCmd `cmd:"" help:"Report what the volume holding a folder does with what the lock relies on."`
+}
+
+// Help is the group's long help.
+func (fsCmd) Help() string {
+	return `The lock relies on a local file system: an exclusive create, link() or its
+absence, a rename over a file, and a listing that shows a file just created.
+probe tells you what your volume does with each.`
+}
+
+// probeCmd is `pa fs probe DIR`.
+type probeCmd struct {
+	Dir  string `arg:"" help:"A folder on the volume to probe (it must exist)." placeholder:"DIR"`
+	JSON bool   `name:"json" help:"Print the report as one JSON object."`
+}
+
+// Help is the command's long help.
+func (c *probeCmd) Help() string {
+	return `Probes the volume that holds DIR, in a folder DIR/.pa-probe-<random> that it
+creates and removes (it never touches anything else): an exclusive create;
+link(), which gives the lock's class (hard links, or none: then the lock
+publishes by exclusive create) and the errno of a refusal; a rename over a
+file, and over a file still open; a remove of a file still open (a FUSE volume
+shows a .fuse_hidden* file meanwhile); a rename of a directory onto a file,
+an empty and a non-empty directory; a directory fsync; an advisory lock
+(flock); and whether a listing taken right after a create shows it.
+
+It decides nothing: every hold of the lock learns the class again. Output:
+one line a check (name, outcome, what was found); --json: one object with
+"class", "checks" [{name, outcome, errno, detail, stray}] and the volume.
+
+Exit codes: 0 probed (whatever was found); 1 usage, or DIR missing, not a
+folder or not writable.
+
+Example:
+  pa fs probe /Volumes/USB`
+}
+
+// jsonProbe is the --json output.
+type jsonProbe struct {
+	Dir    string `json:"dir"`
+	Volume volume `json:"volume"`
+	probe.Report
+}
+
+// Run probes c.Dir.
+func (c *probeCmd) Run(out *output) error {
+	dir, err := filepath.Abs(c.Dir)
+	if err != nil {
+		return fail(exitUsage, "%s", termsafe.Escape(err.Error()))
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail(exitUsage, "fs probe: no folder at %s", shown(dir))
+	case err != nil:
+		return fail(exitUsage, "fs probe: %s", termsafe.Escape(err.Error()))
+	case !fi.IsDir():
+		return fail(exitUsage, "fs probe: %s is not a folder", shown(dir))
+	}
+	o, err := osfs.New(dir)
+	if err != nil {
+		return fail(exitUsage, "fs probe: %s", termsafe.Escape(err.Error()))
+	}
+	defer o.Close()
+	fsys, err := faultFS(o)
+	if err != nil {
+		return fail(exitUsage, "%s", termsafe.Escape(err.Error()))
+	}
+	r, err := probe.Run(fsys)
+	if err != nil {
+		return fail(exitUsage, "fs probe: cannot make a folder to probe in %s: %s", shown(dir), termsafe.Escape(err.Error()))
+	}
+	v := volumeOf(dir)
+	if c.JSON {
+		_, err := fmt.Fprintf(out.stdout, "%s\n", marshalJSON(jsonProbe{Dir: dir, Volume: v, Report: r}))
+		return err
+	}
+	w := out.stdout
+	fmt.Fprintf(w, "volume: %s\n", v.describe(dir))
+	fmt.Fprintf(w, "class:  %s\n", classLine(r))
+	for _, ck := range r.Checks {
+		fmt.Fprintf(w, "%-28s %-15s %s\n", ck.Name, ck.Outcome, termsafe.Escape(ck.Detail))
+	}
+	if r.Removed {
+		fmt.Fprintf(w, "folder: %s made and removed\n", termsafe.Escape(r.Folder))
+	} else {
+		fmt.Fprintf(w, "folder: %s left in place: %s", termsafe.Escape(r.Folder), termsafe.Escape(r.RemoveErr))
+		if len(r.Left) > 0 {
+			fmt.Fprintf(w, " (it holds names pa did not create: %s)", termsafe.Escape(fmt.Sprint(r.Left)))
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// classLine says the lock's class on the volume.
+func classLine(r probe.Report) string {
+	for _, ck := range r.Checks {
+		if ck.Name != probe.CheckLink {
+			continue
+		}
+		switch r.Class {
+		case "links":
+			return "links (link() works; the lock publishes by link())"
+		case "nolinks":
+			return "nolinks (link() fails with " + ck.Errno + "; the lock publishes by exclusive create)"
+		}
+		return "unknown (" + termsafe.Escape(ck.Detail) + ")"
+	}
+	return "unknown"
+}
+
+// volume is what the system says of the volume holding a folder: its file
+// system type, its source (a device) and where it is mounted, where known.
+type volume struct {
+	Type       string `json:"type,omitempty"`
+	Source     string `json:"source,omitempty"`
+	MountPoint string `json:"mountPoint,omitempty"`
+}
+
+func (v volume) describe(dir string) string {
+	s := shown(dir)
+	if v.Type == "" {
+		return s
+	}
+	s += " (" + termsafe.Escape(v.Type)
+	if v.Source != "" {
+		s += " on " + termsafe.Escape(v.Source)
+	}
+	if v.MountPoint != "" {
+		s += ", mounted at " + termsafe.Escape(v.MountPoint)
+	}
+	return s + ")"
+}
