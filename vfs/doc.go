@@ -17,6 +17,9 @@
 // forward every optional interface of the FS it wraps.
 //
 // Backends: vfs/osfs (the real OS, rooted with os.Root), vfs/nolinkfs (Link
-// always refused, the no-hard-links class) and vfs/faultfs (fault injection
-// and hooks for tests).
+// always refused, the no-hard-links class), vfs/faultfs (fault injection
+// and hooks for tests), and the adapters vfs/aferofs and vfs/hackpadfs (an
+// afero or hackpadfs file system; their in-memory ones guarded so the lock
+// is safe on them). vfs/vfstest checks that a backend has the behaviour the
+// lock relies on (docs/adapters.md).
 package vfs

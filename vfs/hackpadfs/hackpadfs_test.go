@@ -1,0 +1,103 @@
+package hackpadfs_test
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	hpfs "github.com/hack-pad/hackpadfs"
+	"github.com/hack-pad/hackpadfs/mem"
+	hpos "github.com/hack-pad/hackpadfs/os"
+
+	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/hackpadfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest"
+)
+
+func newMem(t *testing.T) *hackpadfs.FS {
+	t.Helper()
+	fsys, err := hackpadfs.NewMem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fsys
+}
+
+// TestVFSMem: the guarded mem FS passes every check.
+func TestVFSMem(t *testing.T) {
+	vfstest.Run(t, func(t *testing.T) vfs.FS { return newMem(t) }, vfstest.Options{})
+}
+
+// openOS is hackpadfs's os FS rooted at dir, through New.
+func openOS(dir string) (vfs.FS, error) {
+	sub, err := hpos.NewFS().Sub(strings.TrimPrefix(filepath.ToSlash(dir), "/"))
+	if err != nil {
+		return nil, err
+	}
+	return hackpadfs.New(sub), nil
+}
+
+// TestVFSOS: hackpadfs's os FS, every call passed through, passes every
+// check, several processes included; Link is refused.
+func TestVFSOS(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("rooting hackpadfs's os FS needs a volume name on Windows")
+	}
+	vfstest.Run(t, func(t *testing.T) vfs.FS {
+		fsys, err := openOS(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fsys
+	}, vfstest.Options{Open: openOS})
+}
+
+// TestUnguardedMemFailsVFSTest: hackpadfs's mem FS through New fails
+// vfstest where upstream breaks the rules the lock relies on.
+func TestUnguardedMemFailsVFSTest(t *testing.T) {
+	err := vfstest.Check(func() (vfs.FS, error) {
+		m, err := mem.NewFS()
+		return hackpadfs.New(m), err
+	}, vfstest.Options{})
+	if err == nil {
+		t.Fatal("vfstest passed on the plain mem FS; docs/adapters.md says it does not")
+	}
+	t.Logf("vfstest on hackpadfs v0.2.4's mem FS, unguarded:\n%v", err)
+	for _, check := range []string{"exclusive-create", "rename-onto-directory", "open-file"} {
+		if !strings.Contains("\n"+err.Error(), "\n"+check+": ") {
+			t.Errorf("%s passed on the plain mem FS; docs/adapters.md says it fails", check)
+		}
+	}
+}
+
+// TestUpstreamMemIgnoresExclusive measures hackpadfs v0.2.4's mem FS
+// directly: every one of 16 goroutines "wins" one exclusive create.
+func TestUpstreamMemIgnoresExclusive(t *testing.T) {
+	m, err := mem.NewFS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wins atomic.Int32
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 16 {
+		wg.Go(func() {
+			<-start
+			f, err := hpfs.OpenFile(m, "x", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if err == nil {
+				wins.Add(1)
+				f.Close()
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if wins.Load() < 2 {
+		t.Fatalf("%d of 16 goroutines won one exclusive create on the plain mem FS; docs/adapters.md says all do: update it", wins.Load())
+	}
+	t.Logf("%d of 16 goroutines won one exclusive create on hackpadfs v0.2.4's mem FS", wins.Load())
+}

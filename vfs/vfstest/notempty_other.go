@@ -1,0 +1,5 @@
+//go:build !windows
+
+package vfstest
+
+func isWindowsNotEmpty(error) bool { return false }
