@@ -90,8 +90,11 @@ func (f *FS) Mkdir(name string, perm fs.FileMode) error { return f.root.Mkdir(na
 func (f *FS) Link(oldname, newname string) error { return f.root.Link(oldname, newname) }
 
 // Rename renames oldname to newname, replacing newname atomically when it is
-// a file. Errors are *os.LinkError.
-func (f *FS) Rename(oldname, newname string) error { return f.root.Rename(oldname, newname) }
+// a file. On Windows a rename that fails with a sharing error (another
+// process has the file open) while newname is absent is tried again for up
+// to [RenameRetryWindow], then the first error is returned. Errors are
+// *os.LinkError.
+func (f *FS) Rename(oldname, newname string) error { return f.rename(oldname, newname) }
 
 // Remove removes the file or empty directory name. Errors are
 // *fs.PathError.
