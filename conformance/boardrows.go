@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,8 +16,8 @@ import (
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs"
 )
 
 // writeAgentLock puts a lock of pid on host (this host when "") under
@@ -26,9 +25,12 @@ import (
 func (s *site) writeAgentLock(t *testing.T, ag string, pid int, host string, acquiredAt time.Time) {
 	t.Helper()
 	if host == "" {
-		host = hostname()
+		host = s.hostname()
 	}
-	estatetest.WriteFile(t, s.root, locking.LockName(estate.SpawnLogPath(ag)), string(lockJSON(pid, host, true, strings.Repeat("ab", 12), acquiredAt)))
+	if err := vfs.MkdirAll(s.raw, estate.AgentDir(ag), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.writeRaw(t, locking.LockName(estate.SpawnLogPath(ag)), lockJSON(pid, host, true, strings.Repeat("ab", 12), acquiredAt))
 }
 
 // R23: a lock held longer than the stale window is a problem whose line
@@ -37,8 +39,8 @@ func (s *site) writeAgentLock(t *testing.T, ag string, pid int, host string, acq
 // 255-character host the line stays bounded (362 characters, 360 without
 // the --force sentence).
 func boardCheckHeldLock(t *testing.T, s *site) {
-	live := locktest.LivePID(t)
-	dead := locktest.DeadPID(t)
+	live := s.livePID(t)
+	dead := s.deadPID(t)
 	long := strings.Repeat("g", 240)
 	for _, tt := range []struct {
 		name, agent, host string
@@ -54,11 +56,11 @@ func boardCheckHeldLock(t *testing.T, s *site) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s.writeAgentLock(t, tt.agent, tt.pid, tt.host, time.Now())
-			before := estatetest.Snapshot(t, s.root)
-			if p, err := board.Check(s.fs, tt.agent, board.CheckOptions{}); err != nil || len(p) != 0 {
+			before := s.snapshot(t)
+			if p, err := board.Check(s.fs, tt.agent, board.CheckOptions{Lock: locking.Options{Host: s.me()}}); err != nil || len(p) != 0 {
 				t.Errorf("inside the window: %+v, %v; want nothing", p, err)
 			}
-			o := board.CheckOptions{Lock: locking.Options{Now: func() time.Time { return time.Now().Add(2 * time.Minute) }}}
+			o := board.CheckOptions{Lock: locking.Options{Host: s.me(), Now: func() time.Time { return time.Now().Add(2 * time.Minute) }}}
 			p, err := board.Check(s.fs, tt.agent, o)
 			if err != nil || len(p) != 1 || p[0].Kind != board.KindLockHeld {
 				t.Fatalf("past the window: %+v, %v; want one lock-held problem", p, err)
@@ -80,7 +82,7 @@ func boardCheckHeldLock(t *testing.T, s *site) {
 			if !strings.Contains(p[0].Command, "--agent "+tt.agent) {
 				t.Errorf("command %q; want the whole agent", p[0].Command)
 			}
-			if after := estatetest.Snapshot(t, s.root); !maps.Equal(before, after) {
+			if after := s.snapshot(t); !maps.Equal(before, after) {
 				t.Error("board check changed the estate")
 			}
 		})
@@ -94,9 +96,9 @@ func boardCheckHeldLock(t *testing.T, s *site) {
 // line is whole under its cut); board check stays read-only; inside the
 // window nothing is reported.
 func paBoardCheckHeldLock(t *testing.T, s *site) {
-	live := locktest.LivePID(t)
+	live := s.livePID(t)
 	for _, tc := range []struct{ name, agent, host string }{
-		{"this-host", agent, hostname()},
+		{"this-host", agent, s.hostname()},
 		{"long-agent-long-host", strings.Repeat("w", 240), strings.Repeat("h", 255)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,7 +163,7 @@ func paBoardCheckHeldLock(t *testing.T, s *site) {
 // the dispatch as not on the board.
 func boardWriteAfterLostLock(t *testing.T, s *site) {
 	ctx := context.Background()
-	opts := func() locking.Options { return locking.Options{Timeout: 2 * time.Second} }
+	opts := func() locking.Options { return locking.Options{Host: s.me(), Timeout: 2 * time.Second} }
 	if _, err := board.OpenDispatch(ctx, s.fs, agent, "first", opts()); err != nil {
 		t.Fatal(err)
 	}
@@ -209,10 +211,10 @@ func boardWriteAfterLostLock(t *testing.T, s *site) {
 	if err != nil || b.Has(2) || !b.Has(1) {
 		t.Errorf("board = %+v, %v; want dispatch 1 only", b, err)
 	}
-	if got := estatetest.Files(t, filepath.Join(s.root, "agents", agent, "board")); !slices.Equal(got, []string{"board.json"}) {
+	if got := s.files(t, estate.BoardDir(agent)); !slices.Equal(got, []string{"board.json"}) {
 		t.Errorf("the board folder holds %q; want only board.json (the skipped write's temp removed)", got)
 	}
-	probs, err := board.Check(s.fs, agent, board.CheckOptions{})
+	probs, err := board.Check(s.fs, agent, board.CheckOptions{Lock: locking.Options{Host: s.me()}})
 	if err != nil || len(probs) != 1 || probs[0].Kind != board.KindNotOnBoard || probs[0].DispatchID != 2 {
 		t.Fatalf("Check = %+v, %v; want one not-on-board problem for dispatch 2", probs, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,7 +119,7 @@ func breakersAtOnceNeverOverlap(t *testing.T, s *site) {
 		return nil
 	})
 	for round := range 10 {
-		_ = os.Remove(s.path(logName))
+		_ = s.raw.Remove(logName)
 		fakeDeadLock(t, s, m)
 		var wg sync.WaitGroup
 		errs := make(chan error, 4)
@@ -196,10 +195,7 @@ func lateBreakerLeavesFreshLock(freshDies bool) func(t *testing.T, s *site) {
 			t.Fatalf("fresh: %v", err)
 		}
 		freshBytes := s.readRaw(t, lockName)
-		fi, err := os.Stat(s.path(lockName))
-		if err != nil {
-			t.Fatal(err)
-		}
+		fi := s.stat(t, lockName)
 		if freshDies {
 			fresh.Kill()
 		}
@@ -230,11 +226,8 @@ func lateBreakerLeavesFreshLock(freshDies bool) func(t *testing.T, s *site) {
 		if !errors.As(err, &te) || te.Holder.PID != fresh.PID() {
 			t.Fatalf("the late breaker: %v; want a timeout naming the fresh holder", err)
 		}
-		fi2, err := os.Stat(s.path(lockName))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !os.SameFile(fi, fi2) || !bytes.Equal(s.readRaw(t, lockName), freshBytes) {
+		same, known := s.sameFile(fi, s.stat(t, lockName))
+		if known && !same || !bytes.Equal(s.readRaw(t, lockName), freshBytes) {
 			t.Fatal("the fresh lock was moved or changed")
 		}
 		if err := h.Fence(); err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/locking/locktest"
 )
 
 // skews are pairs of acquiredAt and file time, and the age each must read
@@ -39,12 +38,12 @@ func skews() []struct {
 // future or far into the past is never broken, and its age (in the
 // holder, and printed in the message) reads from the later of the two.
 func skewedLiveNeverBroken(t *testing.T, s *site) {
-	live := locktest.LivePID(t)
+	live := s.livePID(t)
 	for _, c := range skews() {
-		lock := lockJSON(live, hostname(), true, "00112233445566778899aabb", c.at)
+		lock := lockJSON(live, s.hostname(), true, "00112233445566778899aabb", c.at)
 		s.writeRaw(t, lockName, lock)
 		s.chtimes(t, lockName, c.file)
-		err := s.write("a", noWait(nil))
+		err := s.write("a", noWait(s.me()))
 		var te *locking.TimeoutError
 		if !errors.As(err, &te) {
 			t.Fatalf("%s: err = %v; want a timeout (a live holder)", c.name, err)
@@ -67,9 +66,9 @@ func skewedLiveNeverBroken(t *testing.T, s *site) {
 func skewedDeadBroken(t *testing.T, s *site) {
 	var want []string
 	for _, c := range skews() {
-		s.writeRaw(t, lockName, lockJSON(locktest.DeadPID(t), hostname(), true, "00112233445566778899aabb", c.at))
+		s.writeRaw(t, lockName, lockJSON(s.deadPID(t), s.hostname(), true, "00112233445566778899aabb", c.at))
 		s.chtimes(t, lockName, c.file)
-		if err := s.write(c.name, noWait(nil)); err != nil {
+		if err := s.write(c.name, noWait(s.me())); err != nil {
 			t.Fatalf("%s: a dead holder with skewed times was not broken at once: %v", c.name, err)
 		}
 		want = append(want, c.name)
@@ -82,9 +81,9 @@ func skewedDeadBroken(t *testing.T, s *site) {
 // taken (not reported), a pair far in the past reads as old (reported at
 // once); neither changes the lock.
 func skewedBoardCheck(t *testing.T, s *site) {
-	live := locktest.LivePID(t)
+	live := s.livePID(t)
 	for _, c := range skews() {
-		lock := lockJSON(live, hostname(), true, "00112233445566778899aabb", c.at)
+		lock := lockJSON(live, s.hostname(), true, "00112233445566778899aabb", c.at)
 		s.writeRaw(t, lockName, lock)
 		s.chtimes(t, lockName, c.file)
 		probs := s.lockHeld(t, board.CheckOptions{})

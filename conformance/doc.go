@@ -20,6 +20,11 @@
 // (the shipped build and the pafault test build). So a test binary that
 // calls Run must call [Main] from its TestMain.
 //
+// [RunFS] runs the cases that need no real process on any vfs.FS (an
+// in-memory one, say), with goroutines as the processes of a fake host:
+// 21 of the 49 rows. A custom FS that passes vfs/vfstest gets the same
+// proofs there as the OS.
+//
 // The class "no hard links" is [nolinkfs] over the operating system on a
 // volume that has hard links, or the volume itself when its own link()
 // refuses (exFAT): then no shim is needed. [Auto] probes link() once.

@@ -94,6 +94,9 @@ func equalSteps(a, b []locking.Step) bool {
 // problems only (the records written here are not on a board).
 func (s *site) lockHeld(t *testing.T, o board.CheckOptions) []board.Problem {
 	t.Helper()
+	if o.Lock.Host == nil {
+		o.Lock.Host = s.me()
+	}
 	probs, err := board.Check(s.fs, agent, o)
 	if err != nil {
 		t.Fatalf("board check: %v", err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,7 +18,7 @@ import (
 // link(), without by an exclusive create).
 func freeLockTakenWhole(t *testing.T, s *site) {
 	var steps []locking.Step
-	o := fast(nil)
+	o := fast(s.me())
 	o.OnStep = func(st locking.Step) { steps = append(steps, st) }
 	h, err := locking.Acquire(context.Background(), s.fs, logName, o)
 	if err != nil {
@@ -29,7 +28,7 @@ func freeLockTakenWhole(t *testing.T, s *site) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if holder.PID != os.Getpid() || holder.Hostname != hostname() || holder.Token != h.Token() || len(h.Token()) != 24 || holder.State != locking.StateAlive {
+	if holder.PID != s.myPID() || holder.Hostname != s.hostname() || holder.Token != h.Token() || len(h.Token()) != 24 || holder.State != locking.StateAlive {
 		t.Fatalf("lock judged %+v; want this process's, token %s", holder, h.Token())
 	}
 	if _, err := time.Parse(time.RFC3339Nano, holder.AcquiredAt); err != nil {
@@ -63,10 +62,10 @@ func freeLockTakenWhole(t *testing.T, s *site) {
 // R02: a lock held by a live process times out naming the holder, and is
 // left byte for byte.
 func liveHolderTimesOut(t *testing.T, s *site) {
-	pid := locktest.LivePID(t)
-	lock := lockJSON(pid, hostname(), true, "00112233445566778899aabb", time.Now())
+	pid := s.livePID(t)
+	lock := lockJSON(pid, s.hostname(), true, "00112233445566778899aabb", time.Now())
 	s.writeRaw(t, lockName, lock)
-	o := fast(nil)
+	o := fast(s.me())
 	o.Timeout = 150 * time.Millisecond
 	start := time.Now()
 	err := s.write("a", o)
@@ -94,12 +93,12 @@ func liveHolderTimesOut(t *testing.T, s *site) {
 // its lock is never broken, at any age: past the stale window, at 11
 // minutes, at one hour and at two years.
 func liveAtAnyAge(t *testing.T, s *site) {
-	pid := locktest.LivePID(t)
+	pid := s.livePID(t)
 	for _, age := range []time.Duration{61 * time.Second, 11 * time.Minute, time.Hour, 2 * 365 * 24 * time.Hour} {
-		lock := lockJSON(pid, hostname(), true, "00112233445566778899aabb", time.Now().Add(-age))
+		lock := lockJSON(pid, s.hostname(), true, "00112233445566778899aabb", time.Now().Add(-age))
 		s.writeRaw(t, lockName, lock)
 		s.chtimes(t, lockName, time.Now().Add(-age))
-		o := fast(nil)
+		o := fast(s.me())
 		o.Timeout = 20 * time.Millisecond
 		err := s.write("a", o)
 		var te *locking.TimeoutError
@@ -122,13 +121,13 @@ func liveAtAnyAge(t *testing.T, s *site) {
 // wait), by the break's steps, with or without a hostname.
 func deadHolderBroken(withHost bool) func(t *testing.T, s *site) {
 	return func(t *testing.T, s *site) {
-		pid := locktest.DeadPID(t)
-		s.writeRaw(t, lockName, lockJSON(pid, hostname(), withHost, "00112233445566778899aabb", time.Now()))
-		held, err := locking.Inspect(s.fs, logName, fast(nil))
+		pid := s.deadPID(t)
+		s.writeRaw(t, lockName, lockJSON(pid, s.hostname(), withHost, "00112233445566778899aabb", time.Now()))
+		held, err := locking.Inspect(s.fs, logName, fast(s.me()))
 		if err != nil || held.State != locking.StateDead {
 			t.Fatalf("Inspect = %+v, %v; want a dead holder", held, err)
 		}
-		o := noWait(nil)
+		o := noWait(s.me())
 		var steps []locking.Step
 		o.OnStep = func(st locking.Step) { steps = append(steps, st) }
 		s.mustWrite(t, "a", o)
@@ -169,11 +168,11 @@ func unreadableLocks(dead int) map[string][]byte {
 // old here), and the timeout names it and --force, in a bounded line with
 // no raw control byte.
 func unreadableNeverBroken(t *testing.T, s *site) {
-	for name, content := range unreadableLocks(locktest.DeadPID(t)) {
+	for name, content := range unreadableLocks(s.deadPID(t)) {
 		t.Run(name, func(t *testing.T) {
 			s.writeRaw(t, lockName, content)
 			s.chtimes(t, lockName, time.Now().Add(-365*24*time.Hour))
-			o := fast(nil)
+			o := fast(s.me())
 			o.Timeout = 30 * time.Millisecond
 			err := s.write("a", o)
 			var te *locking.TimeoutError
@@ -215,11 +214,11 @@ func unreadableUnlock(t *testing.T, s *site) {
 // without --force and removed with it.
 func unlockRefusedThenForced(t *testing.T, s *site, content []byte) {
 	t.Helper()
-	held, err := locking.Inspect(s.fs, logName, fast(nil))
+	held, err := locking.Inspect(s.fs, logName, fast(s.me()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = locking.Unlock(context.Background(), s.fs, logName, held, false, fast(nil))
+	err = locking.Unlock(context.Background(), s.fs, logName, held, false, fast(s.me()))
 	var re *locking.RefusedError
 	if !errors.As(err, &re) {
 		t.Fatalf("unlock: %v; want a *RefusedError", err)
@@ -228,7 +227,7 @@ func unlockRefusedThenForced(t *testing.T, s *site, content []byte) {
 	if !bytes.Equal(s.readRaw(t, lockName), content) {
 		t.Fatal("a refused unlock changed the lock")
 	}
-	if err := locking.Unlock(context.Background(), s.fs, logName, held, true, fast(nil)); err != nil {
+	if err := locking.Unlock(context.Background(), s.fs, logName, held, true, fast(s.me())); err != nil {
 		t.Fatalf("unlock --force: %v", err)
 	}
 	s.empty(t)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs/faultfs"
 )
@@ -60,15 +59,15 @@ func leftovers(shape string, pid int, hostname string) map[string][]byte {
 // acquire, with no wait, and the next write loses nothing.
 func deadLeftoversCleared(shape string) func(t *testing.T, s *site) {
 	return func(t *testing.T, s *site) {
-		dead := locktest.DeadPID(t)
+		dead := s.deadPID(t)
 		s.writeRaw(t, logName, logDoc("before"))
 		withHost := shape != shapeFirst
-		s.writeRaw(t, lockName, lockJSON(dead, hostname(), withHost, "deaddeaddeaddeaddeaddead", time.Now()))
-		left := leftovers(shape, dead, hostname())
+		s.writeRaw(t, lockName, lockJSON(dead, s.hostname(), withHost, "deaddeaddeaddeaddeaddead", time.Now()))
+		left := leftovers(shape, dead, s.hostname())
 		for name, data := range left {
 			s.writeRaw(t, agentDir+"/"+name, data)
 		}
-		o := noWait(nil)
+		o := noWait(s.me())
 		judged := 0
 		o.OnStep = func(st locking.Step) {
 			if st == locking.StepSweepJudged {
@@ -88,11 +87,11 @@ func deadLeftoversCleared(shape string) func(t *testing.T, s *site) {
 // left alone, in every shape, however old (a year here), and the next
 // write loses nothing.
 func liveForeignUnreadableLeftAlone(t *testing.T, s *site) {
-	live := locktest.LivePID(t)
-	dead := locktest.DeadPID(t)
+	live := s.livePID(t)
+	dead := s.deadPID(t)
 	keep := map[string][]byte{}
 	for _, shape := range []string{shapeCurrent, shapeFirst, shapeSecond} {
-		maps.Copy(keep, leftovers(shape, live, hostname())) // alive
+		maps.Copy(keep, leftovers(shape, live, s.hostname())) // alive
 		for name, data := range leftovers(shape, dead, "another-host") {
 			switch {
 			case name == logBase+".lock.claim-h0a1b2c3d4e5f6a7b":
@@ -110,7 +109,7 @@ func liveForeignUnreadableLeftAlone(t *testing.T, s *site) {
 		s.chtimes(t, agentDir+"/"+name, time.Now().Add(-365*24*time.Hour)) // old: age is never a reason
 	}
 	s.writeRaw(t, logName, logDoc("before"))
-	s.mustWrite(t, "after", noWait(nil))
+	s.mustWrite(t, "after", noWait(s.me()))
 	s.wantTitles(t, "before", "after")
 	want := []string{logBase}
 	for name := range keep {
@@ -156,8 +155,8 @@ func namesUniquePerAttempt(t *testing.T, s *site) {
 		return nil
 	})
 	for i := range 5 {
-		s.writeRaw(t, lockName, lockJSON(locktest.DeadPID(t), hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
-		if _, err := spawnlog.Append(context.Background(), ffs, agent, fmt.Sprint(i), nil, noWait(nil)); err != nil {
+		s.writeRaw(t, lockName, lockJSON(s.deadPID(t), s.hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
+		if _, err := spawnlog.Append(context.Background(), ffs, agent, fmt.Sprint(i), nil, noWait(s.me())); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs/faultfs"
 )
@@ -25,7 +24,7 @@ import (
 // it, a writer that waits goes on waiting; once the holder goes on, both
 // records survive, the waiting one after.
 func stalledHolderKeepsLock(t *testing.T, s *site) {
-	s.mustWrite(t, "pre", fast(nil))
+	s.mustWrite(t, "pre", fast(s.me()))
 	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Pause: []stepAt{{Step: locking.StepHoldRead}}})
 	h.paused(t, locking.StepHoldRead)
 	lock := s.readRaw(t, lockName)
@@ -35,7 +34,7 @@ func stalledHolderKeepsLock(t *testing.T, s *site) {
 	if len(probs) != 1 || probs[0].Holder.PID != h.pid() || probs[0].Holder.State != "alive" {
 		t.Fatalf("board check past the stale window: %+v; want the live holder (pid %d) reported", probs, h.pid())
 	}
-	o := noWait(nil)
+	o := noWait(s.me())
 	o.Now = later
 	err := s.write("at-once", o)
 	var te *locking.TimeoutError
@@ -57,7 +56,7 @@ func stalledHolderKeepsLock(t *testing.T, s *site) {
 	})
 	done := make(chan error, 1)
 	go func() {
-		_, err := spawnlog.Append(context.Background(), ffs, agent, "contender", nil, patient(nil))
+		_, err := spawnlog.Append(context.Background(), ffs, agent, "contender", nil, patient(s.me()))
 		done <- err
 	}()
 	select { // the contender finds the lock held three times: it waits
@@ -86,12 +85,12 @@ func stalledHolderKeepsLock(t *testing.T, s *site) {
 // changes. With a 240-character agent the lock path is capped and the
 // command keeps the whole agent.
 func openTimesOutNamingHolder(t *testing.T, s *site) {
-	live := locktest.LivePID(t)
+	live := s.livePID(t)
 	for _, ag := range []string{agent, strings.Repeat("q", 240)} {
 		if r := s.pa(t, "dispatch", "open", "--agent", ag); r.code != 0 {
 			t.Fatalf("first open: exit %d, %q", r.code, r.stderr)
 		}
-		s.writeRaw(t, "agents/"+ag+"/spawn-log.json.lock", lockJSON(live, hostname(), true, strings.Repeat("5a", 12), time.Now()))
+		s.writeRaw(t, "agents/"+ag+"/spawn-log.json.lock", lockJSON(live, s.hostname(), true, strings.Repeat("5a", 12), time.Now()))
 		before := estatetest.Snapshot(t, s.root)
 
 		r := s.pa(t, "dispatch", "open", "--agent", ag, "--wait", "1s")

@@ -27,9 +27,12 @@ type cellKey struct {
 	class Class
 }
 
-func newMatrix() *matrix {
+func newMatrix() *matrix { return newMatrixOf(registry) }
+
+// newMatrixOf is a matrix whose cells want the given cases only.
+func newMatrixOf(cases []caseDef) *matrix {
 	m := &matrix{want: map[cellKey]int{}, ran: map[cellKey]int{}, fails: map[cellKey]int{}}
-	for _, c := range registry {
+	for _, c := range cases {
 		for _, cl := range c.classes.list() {
 			m.want[cellKey{c.row, cl}]++
 		}

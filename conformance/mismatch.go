@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/locking/locktest"
 )
 
 // mismatch proves a `crash` › mismatch row (R37, R38, R46, R47) with real
@@ -21,12 +20,12 @@ import (
 // commits after the contender; every record survives once.
 func mismatch(release bool, step locking.Step) func(t *testing.T, s *site) {
 	return func(t *testing.T, s *site) {
-		s.mustWrite(t, "pre", fast(nil))
+		s.mustWrite(t, "pre", fast(s.me()))
 		pause, title := locking.StepBreakConfirmed, "breaker"
 		if release {
 			pause, title = locking.StepCommitRenamed, "releaser"
 		} else {
-			s.writeRaw(t, lockName, lockJSON(locktest.DeadPID(t), hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
+			s.writeRaw(t, lockName, lockJSON(s.deadPID(t), s.hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
 		}
 		mover := s.start(t, title, childSpec{Role: roleWrite, Title: title, Timeout: brief, Pause: []stepAt{{Step: pause}}, Kill: []locking.Step{step}})
 		mover.paused(t, pause)
@@ -36,7 +35,7 @@ func mismatch(release bool, step locking.Step) func(t *testing.T, s *site) {
 		}
 		holder := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Report: true, Pause: []stepAt{{Step: locking.StepHoldRead}}})
 		holder.paused(t, locking.StepHoldRead)
-		held, err := locking.Inspect(s.fs, logName, fast(nil))
+		held, err := locking.Inspect(s.fs, logName, fast(s.me()))
 		if err != nil || held.PID != holder.pid() {
 			t.Fatalf("the lock: %+v, %v; want the holder's (pid %d)", held, err, holder.pid())
 		}
@@ -50,7 +49,7 @@ func mismatch(release bool, step locking.Step) func(t *testing.T, s *site) {
 		} else if s.exists(lockName) {
 			t.Fatalf("the lock name is taken after a kill at %s: %q", step, s.ls(t))
 		}
-		s.mustWrite(t, "contender", noWait(nil))
+		s.mustWrite(t, "contender", noWait(s.me()))
 		holder.resume(t)
 		holder.succeeded(t)
 		fencedOutOnce(t, holder)

@@ -2,9 +2,12 @@ package conformance
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -15,6 +18,7 @@ import (
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest"
 )
 
 // The estate every case writes: one agent, its spawn-log and the lock.
@@ -28,12 +32,15 @@ var (
 )
 
 // site is one case's estate: a fresh folder on the volume under test (with
-// the agent's folder made), seen through the case's class.
+// the agent's folder made), or a fresh FS of RunFS, seen through the case's
+// class, and the host its processes run on.
 type site struct {
 	class Class
-	root  string // the folder on disk: the estate's home
+	root  string // the folder on disk: the estate's home ("" under RunFS)
 	shim  bool   // NoLinks through nolinkfs (false: the volume's own)
-	fs    vfs.FS // the class's view of root
+	fs    vfs.FS // the class's view of the estate
+	raw   vfs.FS // the estate as it is, for what other processes or a crash leave
+	world        // the real host, or a fake one under RunFS
 }
 
 func newSite(t *testing.T, base string, v volume, c Class) *site {
@@ -51,9 +58,24 @@ func newSite(t *testing.T, base string, v volume, c Class) *site {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = o.Close() })
-	s := &site{class: c, root: dir, shim: v.shim(c), fs: o}
+	s := &site{class: c, root: dir, shim: v.shim(c), fs: o, raw: o, world: realWorld{}}
 	if s.shim {
 		s.fs = nolinkfs.New(o, syscall.ENOTSUP)
+	}
+	return s
+}
+
+// newFSSite is a case's estate on a fresh FS from newFS (RunFS), with a
+// fake host: the class's view is nolinkfs over it when it has hard links
+// and the class is NoLinks.
+func newFSSite(t *testing.T, fsys vfs.FS, hasLinks bool, c Class) *site {
+	t.Helper()
+	if err := vfs.MkdirAll(fsys, agentDir, 0o755); err != nil {
+		t.Fatalf("making the agent's folder: %v", err)
+	}
+	s := &site{class: c, shim: c == NoLinks && hasLinks, fs: fsys, raw: fsys, world: newFakeWorld()}
+	if s.shim {
+		s.fs = nolinkfs.New(fsys, syscall.ENOTSUP)
 	}
 	return s
 }
@@ -65,14 +87,28 @@ func (s *site) path(name string) string { return filepath.Join(s.root, filepath.
 // them.
 func (s *site) writeRaw(t *testing.T, name string, data []byte) {
 	t.Helper()
-	if err := os.WriteFile(s.path(name), data, 0o644); err != nil {
+	if err := s.put(name, data); err != nil {
 		t.Fatal(err)
 	}
 }
 
+// put is writeRaw returning its error, for hooks that must not stop the
+// test from another goroutine.
+func (s *site) put(name string, data []byte) error {
+	f, err := s.raw.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 func (s *site) readRaw(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(s.path(name))
+	b, _, err := vfs.ReadFile(s.raw, name, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,14 +116,44 @@ func (s *site) readRaw(t *testing.T, name string) []byte {
 }
 
 func (s *site) exists(name string) bool {
-	_, err := os.Lstat(s.path(name))
+	if _, err := vfs.Lstat(s.raw, name); err == nil || !errors.Is(err, errors.ErrUnsupported) {
+		return err == nil
+	}
+	_, err := s.raw.Stat(name)
 	return err == nil
+}
+
+// remove removes a name, as another process (unlock --force) does.
+func (s *site) remove(t *testing.T, name string) {
+	t.Helper()
+	if err := s.raw.Remove(name); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stat returns a name's file information.
+func (s *site) stat(t *testing.T, name string) fs.FileInfo {
+	t.Helper()
+	fi, err := s.raw.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
+}
+
+// sameFile reports whether a and b are one file (one inode): known only on
+// the real OS; under RunFS only the bytes tell.
+func (s *site) sameFile(a, b fs.FileInfo) (same, known bool) {
+	if s.root == "" {
+		return false, false
+	}
+	return os.SameFile(a, b), true
 }
 
 // chtimes sets a file's times on the volume (the file time of a lock).
 func (s *site) chtimes(t *testing.T, name string, at time.Time) {
 	t.Helper()
-	if err := os.Chtimes(s.path(name), at, at); err != nil {
+	if err := vfs.Chtimes(s.raw, name, at, at); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -95,7 +161,7 @@ func (s *site) chtimes(t *testing.T, name string, at time.Time) {
 // ls lists the agent's folder, sorted.
 func (s *site) ls(t *testing.T) []string {
 	t.Helper()
-	ents, err := os.ReadDir(s.path(agentDir))
+	ents, err := s.raw.ReadDir(agentDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +171,48 @@ func (s *site) ls(t *testing.T) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// files lists the names under the folder dir of the estate (relative to
+// dir, folders with a trailing '/'), sorted; a missing folder lists
+// nothing.
+func (s *site) files(t *testing.T, dir string) []string {
+	t.Helper()
+	var names []string
+	err := fs.WalkDir(vfstest.IOFS(s.raw), dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == dir {
+			return nil
+		}
+		rel := strings.TrimPrefix(p, dir+"/")
+		if d.IsDir() {
+			rel += "/"
+		}
+		names = append(names, rel)
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// snapshot is every file of the estate and its bytes, and every folder,
+// to compare before and after a read-only command.
+func (s *site) snapshot(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, name := range s.files(t, ".") {
+		if strings.HasSuffix(name, "/") {
+			out[name] = ""
+			continue
+		}
+		out[name] = string(s.readRaw(t, name))
+	}
+	return out
 }
 
 // onlyLog fails unless the agent's folder holds the spawn-log and nothing
@@ -184,4 +292,28 @@ func (s *site) before(t *testing.T, a, b string) {
 	if i, j := slices.Index(got, a), slices.Index(got, b); i < 0 || j < 0 || i > j {
 		t.Fatalf("the spawn-log holds %q; want %q before %q", got, a, b)
 	}
+}
+
+// removeAll removes name and everything under it from fsys; a missing
+// name is not an error.
+func removeAll(fsys vfs.FS, name string) error {
+	fi, err := fsys.Stat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		ents, err := fsys.ReadDir(name)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if err := removeAll(fsys, name+"/"+e.Name()); err != nil {
+				return err
+			}
+		}
+	}
+	return fsys.Remove(name)
 }

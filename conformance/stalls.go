@@ -12,7 +12,6 @@ import (
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/locking/locktest"
 )
 
 // token24 is a 24-hex attempt token for names made by hand.
@@ -25,13 +24,13 @@ const token24 = "0123456789abcdef01234567"
 // stale window and breaks nothing; when the breaker goes on it finishes
 // alone.
 func stalledBreakerBlocksOthers(t *testing.T, s *site) {
-	dead := locktest.DeadPID(t)
-	lock := lockJSON(dead, hostname(), true, "deaddeaddeaddeaddeaddead", time.Now().Add(-time.Hour))
+	dead := s.deadPID(t)
+	lock := lockJSON(dead, s.hostname(), true, "deaddeaddeaddeaddeaddead", time.Now().Add(-time.Hour))
 	s.writeRaw(t, lockName, lock)
 	b := s.start(t, "breaker", childSpec{Role: roleWrite, Title: "stalled", Pause: []stepAt{{Step: locking.StepBreakClaimed}}})
 	b.paused(t, locking.StepBreakClaimed)
 
-	o := fast(nil)
+	o := fast(s.me())
 	o.Timeout = 100 * time.Millisecond
 	err := s.write("other", o)
 	var te *locking.TimeoutError
@@ -68,7 +67,7 @@ func (s *site) movedBy(t *testing.T, pid int) []string {
 	t.Helper()
 	var out []string
 	for _, n := range s.ls(t) {
-		if strings.HasPrefix(n, logBase+".lock.broken-"+locking.HostHash(hostname())+"-"+fmt.Sprint(pid)+"-") {
+		if strings.HasPrefix(n, logBase+".lock.broken-"+locking.HostHash(s.hostname())+"-"+fmt.Sprint(pid)+"-") {
 			out = append(out, agentDir+"/"+n)
 		}
 	}
@@ -100,13 +99,13 @@ func stalledReleaser(t *testing.T, s *site) {
 		t.Fatalf("after release:renamed the folder holds %q; want the releaser's moved lock and no lock", s.ls(t))
 	}
 	for _, w := range []string{"w1", "w2"} {
-		s.mustWrite(t, w, noWait(nil))
+		s.mustWrite(t, w, noWait(s.me()))
 	}
 	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: time.Nanosecond}); len(probs) != 0 {
 		t.Fatalf("board check: %+v; want no lock held (no lock under the name)", probs)
 	}
 	gate := newGate(locking.StepHoldRead)
-	o := patient(nil)
+	o := patient(s.me())
 	o.OnStep = gate.at
 	done := make(chan error, 1)
 	go func() { done <- s.write("w3", o) }()
@@ -135,7 +134,7 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 	r.paused(t, locking.StepReleaseRenamed)
 	moved := s.movedBy(t, r.pid())
 	gate := newGate(locking.StepCommitFenced)
-	o := patient(nil)
+	o := patient(s.me())
 	o.OnStep = gate.at
 	done := make(chan error, 1)
 	go func() { done <- s.write("holder", o) }()
@@ -160,7 +159,7 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 	if err := <-done; err != nil {
 		t.Fatalf("the holder: %v", err)
 	}
-	s.mustWrite(t, "third", noWait(nil))
+	s.mustWrite(t, "third", noWait(s.me()))
 	s.wantTitles(t, "releaser", "holder", "third")
 	s.before(t, "holder", "third")
 	s.onlyLog(t)
@@ -172,17 +171,17 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 // it judged, and the live owner's leftover and the live lock stay; every
 // record survives.
 func stalledSweeper(t *testing.T, s *site) {
-	host := locking.HostHash(hostname())
-	deadLeft := fmt.Sprintf("%s.tmp-%s-%d-%s", logName, host, locktest.DeadPID(t), token24)
-	liveLeft := fmt.Sprintf("%s.pending-%s-%d-%s", lockName, host, locktest.LivePID(t), token24)
+	host := locking.HostHash(s.hostname())
+	deadLeft := fmt.Sprintf("%s.tmp-%s-%d-%s", logName, host, s.deadPID(t), token24)
+	liveLeft := fmt.Sprintf("%s.pending-%s-%d-%s", lockName, host, s.livePID(t), token24)
 	s.writeRaw(t, deadLeft, []byte("{}"))
-	s.writeRaw(t, liveLeft, lockJSON(1, hostname(), true, token24, time.Now()))
+	s.writeRaw(t, liveLeft, lockJSON(1, s.hostname(), true, token24, time.Now()))
 	sw := s.start(t, "sweeper", childSpec{Role: roleWrite, Title: "sweeper", Report: true, Pause: []stepAt{{Step: locking.StepSweepJudged}}})
 	sw.paused(t, locking.StepSweepJudged)
 
-	s.mustWrite(t, "w1", noWait(nil))
+	s.mustWrite(t, "w1", noWait(s.me()))
 	gate := newGate(locking.StepHoldRead)
-	o := patient(nil)
+	o := patient(s.me())
 	o.OnStep = gate.at
 	done := make(chan error, 1)
 	go func() { done <- s.write("w2", o) }()

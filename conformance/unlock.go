@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +22,7 @@ const forceWhen = "only once the holder's process is gone or stuck, never while 
 // R18: with no lock, Inspect says so, and `pa dispatch unlock` (with or
 // without --agent or --force) exits 0 saying so and writes nothing.
 func unlockNoLock(t *testing.T, s *site) {
-	if _, err := locking.Inspect(s.fs, logName, fast(nil)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := locking.Inspect(s.fs, logName, fast(s.me())); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("Inspect: %v; want fs.ErrNotExist", err)
 	}
 	if r := s.pa(t, "dispatch", "open", "--agent", agent); r.code != 0 {
@@ -44,7 +43,7 @@ func unlockNoLock(t *testing.T, s *site) {
 // R18: a usage error of `pa dispatch unlock` exits 1 with one pa: line
 // and touches nothing, even with a lock in place.
 func unlockUsageErrorTouchesNothing(t *testing.T, s *site) {
-	s.writeRaw(t, lockName, lockJSON(locktest.LivePID(t), hostname(), true, strings.Repeat("5a", 12), time.Now()))
+	s.writeRaw(t, lockName, lockJSON(s.livePID(t), s.hostname(), true, strings.Repeat("5a", 12), time.Now()))
 	before := estatetest.Snapshot(t, s.root)
 	for _, args := range [][]string{{"--agent", "../demo"}, {"--force", "--agent", "a/b"}, {"--force"}, {"--forse"}, {"--agent", agent, "extra"}} {
 		r := s.pa(t, append([]string{"dispatch", "unlock"}, args...)...)
@@ -60,14 +59,14 @@ func unlockUsageErrorTouchesNothing(t *testing.T, s *site) {
 // R19: a lock whose holder is provably dead is removed by the break's
 // steps, and nothing else is left.
 func unlockDeadHolderSteps(t *testing.T, s *site) {
-	pid := locktest.DeadPID(t)
-	s.writeRaw(t, lockName, lockJSON(pid, hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
-	held, err := locking.Inspect(s.fs, logName, fast(nil))
+	pid := s.deadPID(t)
+	s.writeRaw(t, lockName, lockJSON(pid, s.hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
+	held, err := locking.Inspect(s.fs, logName, fast(s.me()))
 	if err != nil || held.State != locking.StateDead || held.PID != pid {
 		t.Fatalf("Inspect = %+v, %v", held, err)
 	}
 	var steps []locking.Step
-	o := fast(nil)
+	o := fast(s.me())
 	o.OnStep = func(st locking.Step) { steps = append(steps, st) }
 	if err := locking.Unlock(context.Background(), s.fs, logName, held, false, o); err != nil {
 		t.Fatal(err)
@@ -82,10 +81,10 @@ func unlockDeadHolderSteps(t *testing.T, s *site) {
 // R19 through the binary: unlock exits 0 naming the dead holder, then
 // "removed"; the folder is empty and the next open exits 0.
 func paUnlockDeadHolder(t *testing.T, s *site) {
-	dead := locktest.DeadPID(t)
-	s.writeRaw(t, lockName, lockJSON(dead, hostname(), true, strings.Repeat("5a", 12), time.Now()))
+	dead := s.deadPID(t)
+	s.writeRaw(t, lockName, lockJSON(dead, s.hostname(), true, strings.Repeat("5a", 12), time.Now()))
 	r := s.pa(t, "dispatch", "unlock", "--agent", agent)
-	want := fmt.Sprintf("agents/demo/spawn-log.json.lock: held by pid %d on host %q (dead, age ", dead, hostname())
+	want := fmt.Sprintf("agents/demo/spawn-log.json.lock: held by pid %d on host %q (dead, age ", dead, s.hostname())
 	if r.code != 0 || !strings.HasPrefix(r.stdout, want) || !strings.HasSuffix(r.stdout, "agents/demo/spawn-log.json.lock: removed\n") {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 0, the holder then removed", r.code, r.stdout, r.stderr)
 	}
@@ -97,12 +96,12 @@ func paUnlockDeadHolder(t *testing.T, s *site) {
 
 // heldLocks are the locks unlock refuses without --force (R20) and removes
 // with it (R21): their content and how unlock's lines describe them.
-func heldLocks(t *testing.T) []struct{ name, lock, lead string } {
-	live := locktest.LivePID(t)
+func heldLocks(t *testing.T, s *site) []struct{ name, lock, lead string } {
+	live := s.livePID(t)
 	return []struct{ name, lock, lead string }{
-		{"live-holder", string(lockJSON(live, hostname(), true, strings.Repeat("5a", 12), time.Now())), fmt.Sprintf("held by pid %d on host %q (alive, ", live, hostname())},
+		{"live-holder", string(lockJSON(live, s.hostname(), true, strings.Repeat("5a", 12), time.Now())), fmt.Sprintf("held by pid %d on host %q (alive, ", live, s.hostname())},
 		{"another-host", string(lockJSON(live, "elsewhere", true, strings.Repeat("5a", 12), time.Now())), fmt.Sprintf("held by pid %d on host \"elsewhere\" (on another host, ", live)},
-		{"reused-pid", string(lockJSON(os.Getpid(), hostname(), true, strings.Repeat("5a", 12), time.Now().Add(-time.Hour))), fmt.Sprintf("held by pid %d on host %q (alive, ", os.Getpid(), hostname())},
+		{"reused-pid", string(lockJSON(s.myPID(), s.hostname(), true, strings.Repeat("5a", 12), time.Now().Add(-time.Hour))), fmt.Sprintf("held by pid %d on host %q (alive, ", s.myPID(), s.hostname())},
 		{"empty-lock", "", "is an empty lock (0 bytes, age "},
 	}
 }
@@ -112,15 +111,15 @@ func heldLocks(t *testing.T) []struct{ name, lock, lead string } {
 // `pa dispatch unlock` (exit 2, the holder printed, one line naming the
 // holder and --force with when to use it, the estate unchanged).
 func unlockRefuses(t *testing.T, s *site) {
-	for _, h := range heldLocks(t)[:3] {
+	for _, h := range heldLocks(t, s)[:3] {
 		t.Run(h.name, func(t *testing.T) {
 			s.reset(t)
 			s.writeRaw(t, lockName, []byte(h.lock))
-			held, err := locking.Inspect(s.fs, logName, fast(nil))
+			held, err := locking.Inspect(s.fs, logName, fast(s.me()))
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = locking.Unlock(context.Background(), s.fs, logName, held, false, fast(nil))
+			err = locking.Unlock(context.Background(), s.fs, logName, held, false, fast(s.me()))
 			var re *locking.RefusedError
 			if !errors.As(err, &re) {
 				t.Fatalf("Unlock: %v; want a *RefusedError", err)
@@ -148,7 +147,7 @@ func unlockRefuses(t *testing.T, s *site) {
 // R21 through the binary: --force prints the holder (live, on another
 // host, a reused pid, an empty lock), then removes the lock: exit 0.
 func paForceRemoves(t *testing.T, s *site) {
-	for _, h := range heldLocks(t) {
+	for _, h := range heldLocks(t, s) {
 		t.Run(h.name, func(t *testing.T) {
 			s.reset(t)
 			s.writeRaw(t, lockName, []byte(h.lock))
@@ -169,7 +168,7 @@ func paForceRemoves(t *testing.T, s *site) {
 func forcedHolderFencedOut(t *testing.T, s *site) {
 	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Report: true, Pause: []stepAt{{Step: locking.StepHoldRead}}})
 	h.paused(t, locking.StepHoldRead)
-	held, err := locking.Inspect(s.fs, logName, fast(nil))
+	held, err := locking.Inspect(s.fs, logName, fast(s.me()))
 	if err != nil || held.State != locking.StateAlive || held.PID != h.pid() {
 		t.Fatalf("Inspect = %+v, %v; want the live holder (pid %d)", held, err, h.pid())
 	}
@@ -180,7 +179,7 @@ func forcedHolderFencedOut(t *testing.T, s *site) {
 	if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("held by pid %d ", h.pid())) || !strings.HasSuffix(r.stdout, ": removed\n") {
 		t.Fatalf("unlock --force: exit %d, stdout %q, stderr %q; want the holder printed, then removed", r.code, r.stdout, r.stderr)
 	}
-	s.mustWrite(t, "contender", noWait(nil))
+	s.mustWrite(t, "contender", noWait(s.me()))
 	h.resume(t)
 	h.succeeded(t)
 	s.wantTitles(t, "contender", "holder")
@@ -221,15 +220,15 @@ func fencedOutOnce(t *testing.T, c *child) {
 // was read is left alone, with or without --force.
 func unlockChangedRemovesNothing(t *testing.T, s *site) {
 	for _, force := range []bool{false, true} {
-		dead := locktest.DeadPID(t)
-		s.writeRaw(t, lockName, lockJSON(dead, hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
-		held, err := locking.Inspect(s.fs, logName, fast(nil))
+		dead := s.deadPID(t)
+		s.writeRaw(t, lockName, lockJSON(dead, s.hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
+		held, err := locking.Inspect(s.fs, logName, fast(s.me()))
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh := lockJSON(dead, hostname(), true, "feedfeedfeedfeedfeedfeed", time.Now())
+		fresh := lockJSON(dead, s.hostname(), true, "feedfeedfeedfeedfeedfeed", time.Now())
 		s.writeRaw(t, lockName, fresh)
-		err = locking.Unlock(context.Background(), s.fs, logName, held, force, fast(nil))
+		err = locking.Unlock(context.Background(), s.fs, logName, held, force, fast(s.me()))
 		if !errors.Is(err, locking.ErrLockChanged) {
 			t.Fatalf("force=%v: err = %v; want ErrLockChanged", force, err)
 		}

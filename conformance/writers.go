@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -17,10 +16,9 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/board"
-	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/faultfs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
 )
@@ -28,10 +26,10 @@ import (
 // reset empties the agent's folder.
 func (s *site) reset(t *testing.T) {
 	t.Helper()
-	if err := os.RemoveAll(s.path(agentDir)); err != nil {
+	if err := removeAll(s.raw, agentDir); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(s.path(agentDir), 0o755); err != nil {
+	if err := vfs.MkdirAll(s.raw, agentDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -92,7 +90,7 @@ func (s *site) checkEstate(t *testing.T, want []int) {
 	if !slices.Equal(got, want) || len(b.Items) != len(want) {
 		t.Errorf("spawn-log ids %v, %d board items; want %v on both", got, len(b.Items), want)
 	}
-	left := estatetest.Files(t, s.path(agentDir))
+	left := s.files(t, agentDir)
 	if w := []string{"board/", "board/board.json", logBase}; !slices.Equal(left, w) {
 		t.Errorf("the agent folder holds %q; want only %q", left, w)
 	}
@@ -105,7 +103,7 @@ func eightOpensAgainstDeadLock(t *testing.T, s *site) {
 	const trials, writers = 25, 8
 	for trial := range trials {
 		s.reset(t)
-		s.writeRaw(t, lockName, lockJSON(locktest.DeadPID(t), hostname(), true, strings.Repeat("5a", 12), time.Now()))
+		s.writeRaw(t, lockName, lockJSON(s.deadPID(t), s.hostname(), true, strings.Repeat("5a", 12), time.Now()))
 		if got := ids(t, s.paMany(t, writers, openArgs)); !slices.Equal(got, seq(1, writers)) {
 			t.Fatalf("trial %d: ids %v; want 1..%d, each once", trial, got, writers)
 		}
@@ -133,7 +131,7 @@ func linkRefusedFallsBack(t *testing.T, s *site) {
 		t.Run(errnoName(errno), func(t *testing.T) {
 			s.reset(t)
 			ffs := faultfs.New(nolinkfs.New(s.fs, errno))
-			o := patient(nil)
+			o := patient(s.me())
 			var want []string
 			for i := range 2 {
 				rec := fmt.Sprintf("seq-%d", i)
@@ -197,7 +195,7 @@ func linkRefusedOpens(t *testing.T, s *site) {
 				t.Fatalf("eight at once: ids %v; want 3..10", got)
 			}
 			s.checkEstate(t, seq(1, 10))
-			s.writeRaw(t, lockName, lockJSON(locktest.DeadPID(t), hostname(), true, strings.Repeat("5a", 12), time.Now()))
+			s.writeRaw(t, lockName, lockJSON(s.deadPID(t), s.hostname(), true, strings.Repeat("5a", 12), time.Now()))
 			if got := ids(t, s.paManyEnv(t, 8, env, openArgs)); !slices.Equal(got, seq(11, 18)) {
 				t.Fatalf("eight against a dead lock: ids %v; want 11..18", got)
 			}
@@ -212,7 +210,7 @@ func linkRefusedOpens(t *testing.T, s *site) {
 func linkENOENTNotAFallback(t *testing.T, s *site) {
 	ffs := faultfs.New(s.fs)
 	ffs.Fail(faultfs.Rule{Op: faultfs.OpLink, Err: syscall.ENOENT, Times: 1})
-	_, err := locking.Acquire(context.Background(), ffs, logName, fast(nil))
+	_, err := locking.Acquire(context.Background(), ffs, logName, fast(s.me()))
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("err = %v; want the link() ENOENT", err)
 	}
@@ -229,7 +227,7 @@ func linkENOENTNotAFallback(t *testing.T, s *site) {
 // unlock and a new holder): the replacement stays byte for byte.
 func failedPublishUnlinksNothingElse(t *testing.T, s *site) {
 	ffs := faultfs.New(s.fs)
-	replacement := lockJSON(locktest.LivePID(t), hostname(), true, "aaaaaaaaaaaaaaaaaaaaaaaa", time.Now())
+	replacement := lockJSON(s.livePID(t), s.hostname(), true, "aaaaaaaaaaaaaaaaaaaaaaaa", time.Now())
 	failOn := "*.pending-*"
 	if s.class == NoLinks {
 		failOn = logBase + ".lock"
@@ -241,13 +239,13 @@ func failedPublishUnlinksNothingElse(t *testing.T, s *site) {
 		if ok, _ := path.Match(failOn, path.Base(ev.Name)); !ok {
 			return nil
 		}
-		_ = os.Remove(s.path(lockName))
-		if err := os.WriteFile(s.path(lockName), replacement, 0o644); err != nil {
+		_ = s.raw.Remove(lockName)
+		if err := s.put(lockName, replacement); err != nil {
 			t.Error(err)
 		}
 		return syscall.EIO
 	})
-	_, err := locking.Acquire(context.Background(), ffs, logName, fast(nil))
+	_, err := locking.Acquire(context.Background(), ffs, logName, fast(s.me()))
 	if !errors.Is(err, syscall.EIO) {
 		t.Fatalf("err = %v; want the injected EIO", err)
 	}
