@@ -44,16 +44,21 @@ func (p *prober) rename(old, new string) error {
 	if err := p.fsys.Rename(p.path(old), p.path(new)); err != nil {
 		return err
 	}
+	var replaced, moved []string
 	for name := range p.ours {
-		if name == new || strings.HasPrefix(name, new+"/") {
-			p.gone(name) // replaced
+		switch {
+		case name == new || strings.HasPrefix(name, new+"/"):
+			replaced = append(replaced, name)
+		case name == old || strings.HasPrefix(name, old+"/"):
+			moved = append(moved, name)
 		}
 	}
-	for name := range p.ours {
-		if name == old || strings.HasPrefix(name, old+"/") {
-			p.gone(name)
-			p.made(new + strings.TrimPrefix(name, old))
-		}
+	for _, name := range replaced {
+		p.gone(name)
+	}
+	for _, name := range moved {
+		p.gone(name)
+		p.made(new + strings.TrimPrefix(name, old))
 	}
 	return nil
 }
