@@ -83,7 +83,7 @@ func Parse(name string, data []byte) (Board, error) {
 		return corrupt(err)
 	}
 	switch {
-	case dec.More():
+	case len(bytes.TrimSpace(data[dec.InputOffset():])) > 0: // even a lone '}', which dec.More does not see
 		return corrupt(errors.New("data after the JSON object"))
 	case doc.Version == nil:
 		return corrupt(errors.New(`no "version"`))

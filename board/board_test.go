@@ -61,7 +61,7 @@ func TestOpenDispatchPatchesTheBoard(t *testing.T) {
 // not touched either (the board is checked first).
 func TestCorruptBoardIsNeverOverwritten(t *testing.T) {
 	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
-		for _, doc := range []string{"", "{", `{"version":9,"items":[]}`, `{"version":1,"items":[{"title":"no id"}]}`, `[]`, `{"version":1,"items":{}}`, `{"version":1,"items":[{"dispatchId":"1"}]}`} {
+		for _, doc := range []string{"", "{", `{"version":9,"items":[]}`, `{"version":1,"items":[{"title":"no id"}]}`, `[]`, `{"version":1,"items":{}}`, `{"version":1,"items":[{"dispatchId":"1"}]}`, `{"version":1,"items":[]}}`} {
 			estatetest.WriteFile(t, e.Dir, estate.BoardPath("demo"), doc)
 			before := estatetest.Snapshot(t, e.Dir)
 			_, err := board.OpenDispatch(context.Background(), e.FS, "demo", "x", opts())

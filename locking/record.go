@@ -57,8 +57,8 @@ func parseRecord(data []byte) (parsedRecord, bool) {
 	if err := dec.Decode(&raw); err != nil || raw == nil {
 		return parsedRecord{}, false
 	}
-	if dec.More() {
-		return parsedRecord{}, false // trailing data after the object
+	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+		return parsedRecord{}, false // trailing data after the object, even a lone '}'
 	}
 	var p parsedRecord
 	pidRaw, ok := raw["pid"]

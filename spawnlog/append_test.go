@@ -163,6 +163,7 @@ func TestCorruptSpawnLogIsNeverOverwritten(t *testing.T) {
 		"a string id":      `{"version":1,"nextId":1,"records":[{"id":"1"}]}`,
 		"unknown field":    `{"version":1,"nextId":1,"records":[],"extra":true}`,
 		"trailing data":    `{"version":1,"nextId":1,"records":[]} {}`,
+		"trailing brace":   `{"version":1,"nextId":1,"records":[]}}`,
 		"binary":           "\x00\x01\xff\xfe",
 		"a record is null": `{"version":1,"nextId":1,"records":[null]}`,
 		"a string nextId":  `{"version":1,"nextId":"2","records":[]}`,

@@ -71,8 +71,8 @@ func Parse(name string, data []byte) (Log, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return corrupt(err)
 	}
-	if dec.More() {
-		return corrupt(errTrailing)
+	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+		return corrupt(errTrailing) // even a lone '}', which dec.More does not see
 	}
 	if doc.Version == nil {
 		return corrupt(errNoVersion)

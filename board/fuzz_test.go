@@ -1,0 +1,65 @@
+package board
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// printable reports whether s holds nothing a terminal should not be
+// shown raw: valid UTF-8 with no control or unprintable character.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) && r != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzParse: whatever bytes a board holds, Parse never panics; it refuses
+// with a *CorruptError whose message is one printable line, or it accepts a
+// board that its own encoding gives back whole.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		`{"version":1,"items":[{"dispatchId":1,"title":"t","addedAt":"2026-11-29T15:42:59.123Z"},{"dispatchId":2,"extra":[1]}]}`,
+		`{"version":1,"items":[]}`, `{"version":2,"items":[]}`, `{"version":1}`, `{"items":[]}`,
+		`{"version":1,"items":[{"dispatchId":0}]}`, `{"version":1,"items":[{"dispatchId":1e3}]}`,
+		`{"version":1,"items":[],"x\u0007":1}`, `{"version":1,"items":[]} {}`,
+		`[]`, `null`, ``, "\x00\xff\x1b[2J", strings.Repeat("{\"a\":", 50000),
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := Parse("agents/a/board/board.json", data)
+		if err != nil {
+			var ce *CorruptError
+			if !errors.As(err, &ce) || !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Parse(%q) = %v (%T); want a *CorruptError", data, err, err)
+			}
+			if msg := err.Error(); !printable(msg) {
+				t.Fatalf("Parse(%q): the message %q is not one printable line", data, msg)
+			}
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("Parse(%q) accepted what is not JSON", data)
+		}
+		for _, it := range b.Items {
+			if it.DispatchID < 1 {
+				t.Fatalf("Parse(%q): item with dispatch id %d", data, it.DispatchID)
+			}
+		}
+		again, err := Parse("again", b.encode())
+		if err != nil || !slices.Equal(again.Items, b.Items) {
+			t.Fatalf("Parse(%q) = %+v, whose encoding parses as %+v, %v", data, b, again, err)
+		}
+	})
+}
