@@ -183,6 +183,11 @@ const ForceWhen = "only once the holder's process is gone or stuck, never while 
 func (p Problem) Line() string {
 	switch p.Kind {
 	case KindLockHeld:
+		if p.holder.Mode.IsDir() {
+			// No unlock removes a directory, --force included.
+			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; no unlock removes a directory: look at it and remove it by hand",
+				estate.Display(p.Agent, p.Path), p.holder.Describe(), FormatWindow(p.staleWindow))
+		}
 		if p.holder.State == locking.StateUnreadable {
 			// No pid to lead with: the lock itself is the subject.
 			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; use --force %s",

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
 // version is pa's version; a release build sets it with
@@ -132,9 +135,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	report := func(err error) int {
 		var ee *exitError
 		code, msg := exitUsage, ""
-		if errors.As(err, &ee) {
+		var pe *fs.PathError
+		var le *os.LinkError
+		switch {
+		case errors.As(err, &ee):
 			code, msg = ee.code, ee.msg
-		} else {
+		case osfs.IsEscape(err) && errors.As(err, &pe):
+			msg = escaped(pe.Path)
+		case osfs.IsEscape(err) && errors.As(err, &le):
+			msg = escaped(le.New)
+		default:
 			msg = locking.DisplayValue(err.Error())
 		}
 		if envelope {
@@ -246,4 +256,11 @@ type output struct {
 // oneLine keeps a message on one line.
 func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// escaped is the line for a name of the estate that leads out of it (a
+// symbolic link to a folder outside, say): the estate is opened through
+// os.Root, which refuses it, so nothing outside is ever read or written.
+func escaped(name string) string {
+	return locking.DisplayValue(name) + " leads out of the estate (a symbolic link to outside it?): refused; pa reads and writes nothing outside the estate"
 }

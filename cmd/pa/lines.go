@@ -57,12 +57,19 @@ func holder(h locking.Holder) string {
 // clearWith names the command that clears a lock held by h and, for a
 // holder not provably dead, when --force is right.
 func (a advice) clearWith(h locking.Holder) string {
+	if h.Mode.IsDir() {
+		return notALock
+	}
 	cmd := a.unlock(h.State)
 	if h.State == locking.StateDead {
 		return "clear it with " + cmd
 	}
 	return "clear it with " + cmd + ", " + board.ForceWhen
 }
+
+// notALock is the advice for a directory under the lock name: no unlock
+// removes one, --force included, so the operator does.
+const notALock = "no pa dispatch unlock removes a directory: look at it and remove it by hand"
 
 // gaveUp says how a writer's wait ended: at once with --wait 0, else after
 // the time it waited.
@@ -99,8 +106,7 @@ func (a advice) lockError(err error, wait time.Duration, nothing string) error {
 		return fail(exitProblem, "%s: this writer's lock was lost and the wait ran out before a fresh hold; nothing was written; run %s to see who holds it",
 			a.lock(), a.unlock(locking.StateDead))
 	case errors.Is(err, locking.ErrNotALock):
-		return fail(exitProblem, "%s is not a lock (%s): nothing removed; look at it and remove it by hand",
-			a.lock(), locking.DisplayValue(err.Error()))
+		return fail(exitProblem, "%s is a directory, not a lock: nothing removed; %s", a.lock(), notALock)
 	case errors.Is(err, context.Canceled):
 		// Ctrl-C: a lock outcome (exit 2), not a usage error.
 		return fail(exitProblem, "interrupted while waiting for %s: nothing %s", a.lock(), nothing)

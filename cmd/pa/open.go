@@ -13,6 +13,7 @@ import (
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
 // openCmd is `pa dispatch open`.
@@ -112,12 +113,16 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 
 // plainError is err as one line for the operator: a spawn-log or board that
 // does not parse as `<file> does not parse: <plain reason>` (the agent in
-// the file capped for display), anything else with the characters a
-// terminal must not see raw escaped.
+// the file capped for display), a name that leads out of the estate as
+// such, anything else with the characters a terminal must not see raw
+// escaped.
 func plainError(agent string, err error) string {
 	var sc *spawnlog.CorruptError
 	var bc *board.CorruptError
+	var pe *fs.PathError
 	switch {
+	case osfs.IsEscape(err) && errors.As(err, &pe):
+		return escaped(pe.Path)
 	case errors.As(err, &sc):
 		return estate.Display(agent, sc.Path) + " does not parse: " + sc.Reason()
 	case errors.As(err, &bc):

@@ -26,6 +26,9 @@ after its holder is printed. --force is the operator's decision: pa cannot tell
 a holder that is stuck from one that is slow. Use it only once the holder's
 process is gone or stuck, never while it still runs: a holder still running
 can then lose a record. A lock that changed since it was read is never removed.
+A symbolic link or a named pipe under the lock's name is a lock that does not
+parse: --force removes it (a link, never its target); a directory is never
+removed, --force or not: look at it and remove it by hand.
 Removes nothing but the lock and creates no folder: an estate that does not
 exist is an error.
 

@@ -1,0 +1,154 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/estate/estatetest"
+)
+
+// A lock name that is a directory, a symbolic link (out of the estate, or
+// dangling) or a FIFO, as every command meets it: open waits its --wait and
+// exits 2 with one line saying what is there, never blocking on the FIFO;
+// board check names it; unlock without --force leaves it. --force removes
+// a symbolic link (never its target) or a FIFO, and the next open goes
+// through; no unlock removes a directory, and every line says to remove it
+// by hand instead of naming --force. The spawn-log keeps its bytes.
+func TestLockNameThatIsNoFile(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "target")
+	if err := os.WriteFile(outside, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []struct {
+		name, shown string
+		make        func(p string) error
+	}{
+		{"directory", "a directory", func(p string) error { return os.Mkdir(p, 0o755) }},
+		{"symlink-out", "a symbolic link", func(p string) error { return os.Symlink(outside, p) }},
+		{"dangling-symlink", "a symbolic link", func(p string) error { return os.Symlink("nothing", p) }},
+		{"fifo", "a named pipe", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			eachBinClass(t, func(t *testing.T, c binClass) {
+				home := t.TempDir()
+				if r := c.run(t, home, "dispatch", "open", "--agent", "demo"); r.code != 0 {
+					t.Fatalf("first open: exit %d, %q", r.code, r.stderr)
+				}
+				log := readFile(t, home, logName)
+				lockPath := filepath.Join(home, filepath.FromSlash(logName+".lock"))
+				if err := k.make(lockPath); err != nil {
+					t.Fatal(err)
+				}
+				before := estatetest.Files(t, home)
+				lead := "pa: agents/demo/spawn-log.json.lock is not a regular file (" + k.shown + ", age "
+				advice := "dispatch unlock --force --agent demo, only once the holder's process is gone or stuck"
+				if k.name == "directory" {
+					advice = "no pa dispatch unlock removes a directory: look at it and remove it by hand"
+				}
+				oneLine := func(what string, r result, code int, subs ...string) {
+					t.Helper()
+					if r.code != code || strings.Count(r.stderr, "\n") != 1 || r.stdout != "" {
+						t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d and one line on stderr", what, r.code, r.stdout, r.stderr, code)
+					}
+					for _, s := range subs {
+						if !strings.Contains(r.stderr, s) {
+							t.Errorf("%s: %q does not say %q", what, r.stderr, s)
+						}
+					}
+					if k.name == "directory" && strings.Contains(r.stderr, "--force") {
+						t.Errorf("%s: %q names --force, which leaves a directory", what, r.stderr)
+					}
+				}
+
+				oneLine("open --wait 0", c.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0"), 2, lead, advice)
+				r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "300ms")
+				oneLine("open --wait 300ms", r, 2, lead, "gave up after ")
+				if r.took < 300*time.Millisecond || r.took > 10*time.Second {
+					t.Errorf("open --wait 300ms took %s; want about 300ms, never a hang", r.took)
+				}
+				r = c.run(t, home, "board", "check", "--agent", "demo", "--stale-window", "1ms")
+				if r.code != 2 || !strings.HasPrefix(r.stdout, "pa dispatch unlock: agents/demo/spawn-log.json.lock is not a regular file ("+k.shown) {
+					t.Errorf("board check: exit %d, stdout %q; want exit 2 and the lock named", r.code, r.stdout)
+				}
+				if k.name == "directory" && (strings.Contains(r.stdout, "--force") || !strings.Contains(r.stdout, "remove it by hand")) {
+					t.Errorf("board check: %q; want it to say to remove the directory by hand, not --force", r.stdout)
+				}
+				r = c.run(t, home, "dispatch", "unlock", "--agent", "demo")
+				if r.code != 2 || !strings.Contains(r.stderr, advice) {
+					t.Errorf("unlock: exit %d, stderr %q; want exit 2 naming %q", r.code, r.stderr, advice)
+				}
+				if after := estatetest.Files(t, home); !slices.Equal(before, after) || readFile(t, home, logName) != log {
+					t.Fatalf("the estate changed: %q -> %q", before, after)
+				}
+
+				r = c.run(t, home, "dispatch", "unlock", "--force", "--agent", "demo")
+				if k.name == "directory" {
+					r.stdout = "" // the holder, printed first
+					oneLine("unlock --force", r, 2, "pa: agents/demo/spawn-log.json.lock is a directory, not a lock: nothing removed; "+advice)
+					if fi, err := os.Lstat(lockPath); err != nil || !fi.IsDir() {
+						t.Errorf("unlock --force of a directory: %v, %v; want it left where it was", fi, err)
+					}
+					return
+				}
+				if r.code != 0 || !strings.HasSuffix(r.stdout, "agents/demo/spawn-log.json.lock: removed\n") {
+					t.Errorf("unlock --force: exit %d, stdout %q, stderr %q; want it removed", r.code, r.stdout, r.stderr)
+				}
+				if b, err := os.ReadFile(outside); err != nil || string(b) != "secret" {
+					t.Errorf("the symbolic link's target reads %q, %v; want it untouched", b, err)
+				}
+				if r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0"); r.code != 0 || r.stdout != "2\n" {
+					t.Errorf("the next open: exit %d, stdout %q, stderr %q; want id 2", r.code, r.stdout, r.stderr)
+				}
+			})
+		})
+	}
+}
+
+// An agent's folder that is a symbolic link out of the estate: every
+// command that names the agent refuses it with one line saying so (exit 1,
+// or 0 inside --hook-envelope), and nothing outside is read into a record
+// or written, nor anything in the estate.
+func TestAgentFolderLeadingOutOfTheEstate(t *testing.T) {
+	c := binClasses[0]
+	home, outside := t.TempDir(), t.TempDir()
+	estatetest.WriteFile(t, outside, "spawn-log.json", `{"version":1,"nextId":2,"records":[{"id":1,"title":"outside"}]}`)
+	if err := os.MkdirAll(filepath.Join(home, "agents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(home, "agents", "demo")); err != nil {
+		t.Fatal(err)
+	}
+	inside, out := estatetest.Files(t, home), estatetest.Snapshot(t, outside)
+	for _, args := range [][]string{
+		{"dispatch", "open", "--agent", "demo"},
+		{"dispatch", "list", "--agent", "demo"},
+		{"board", "check", "--agent", "demo"},
+		{"dispatch", "unlock", "--agent", "demo"},
+		{"dispatch", "unlock", "--force", "--agent", "demo"},
+	} {
+		r := c.run(t, home, args...)
+		want := " leads out of the estate (a symbolic link to outside it?): refused; pa reads and writes nothing outside the estate\n"
+		if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "pa: agents/demo/") || !strings.HasSuffix(r.stderr, want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 1 and one line ending %q", args, r.code, r.stdout, r.stderr, want)
+		}
+	}
+	r := c.run(t, home, "board", "check", "--agent", "demo", "--hook-envelope")
+	if r.code != 0 || !strings.Contains(r.stdout, "leads out of the estate") {
+		t.Errorf("--hook-envelope: exit %d, stdout %q; want exit 0 and the line in the envelope", r.code, r.stdout)
+	}
+	if got := estatetest.Files(t, home); !slices.Equal(got, inside) {
+		t.Errorf("the estate changed: %q -> %q", inside, got)
+	}
+	for name, data := range estatetest.Snapshot(t, outside) {
+		if out[name] != data {
+			t.Errorf("outside the estate, %s changed", name)
+		}
+	}
+}
