@@ -30,11 +30,11 @@ func TestHostileClaimsBesideADeadLock(t *testing.T) {
 		lock := deadLock(t, e, m)
 		keep := map[string][]byte{
 			"log.json.lock.claim-h0123456789abcdef": binary,
-			"log.json.lock.claim-7654321":          []byte(strings.Repeat("[", 100000)),
-			"log.json.lock.claim-h00aa":            []byte(`{"pid":0}`),
-			"log.json.lock.claim-h00bb":            []byte(`{"pid":9223372036854775808,"hostname":"host-a"}`),
-			"log.json.lock.claim-h00cc":            []byte(`{"pid":12.0,"hostname":"host-a"}`),
-			"log.json.lock.claim-1234":             []byte(`{"pid":12,"hostname":"` + strings.Repeat("h", 64<<10) + `"}`),
+			"log.json.lock.claim-7654321":           []byte(strings.Repeat("[", 100000)),
+			"log.json.lock.claim-h00aa":             []byte(`{"pid":0}`),
+			"log.json.lock.claim-h00bb":             []byte(`{"pid":9223372036854775808,"hostname":"host-a"}`),
+			"log.json.lock.claim-h00cc":             []byte(`{"pid":12.0,"hostname":"host-a"}`),
+			"log.json.lock.claim-1234":              []byte(`{"pid":12,"hostname":"` + strings.Repeat("h", 64<<10) + `"}`),
 		}
 		for name, data := range keep {
 			e.writeRaw(t, "d/"+name, data)
