@@ -14,7 +14,8 @@ type Options struct {
 	// Goroutines is how many goroutines race in each round of the
 	// concurrent checks; 0 means 16.
 	Goroutines int
-	// Rounds is how many rounds each concurrent check runs; 0 means 50.
+	// Rounds is how many rounds each concurrent check runs; 0 means 500
+	// (a rename race that crashes afero's MemMapFs takes a few hundred).
 	Rounds int
 	// Open, when set, opens the backend under test rooted at dir, a folder
 	// of the real OS. It turns on exclusive-create-processes: Processes
@@ -29,7 +30,7 @@ type Options struct {
 }
 
 func (o Options) goroutines() int { return cmp0(o.Goroutines, 16) }
-func (o Options) rounds() int     { return cmp0(o.Rounds, 50) }
+func (o Options) rounds() int     { return cmp0(o.Rounds, 500) }
 func (o Options) processes() int  { return cmp0(o.Processes, 4) }
 
 func cmp0(v, def int) int {
