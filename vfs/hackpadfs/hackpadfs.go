@@ -207,10 +207,14 @@ func (f backendFile) WriteAt(p []byte, off int64) (int, error) {
 }
 
 // pathErr reports err as the *fs.PathError of op on name, keeping what it
-// wraps.
+// wraps and the operation hackpadfs named, if it did.
 func pathErr(op, name string, err error) error {
 	if err == nil {
 		return nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Op != "" {
+		op = pe.Op
 	}
 	return &fs.PathError{Op: op, Path: name, Err: unwrap(err)}
 }

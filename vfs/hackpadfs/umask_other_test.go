@@ -1,0 +1,5 @@
+//go:build !unix
+
+package hackpadfs_test
+
+func clearUmask() {}
