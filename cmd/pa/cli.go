@@ -36,6 +36,7 @@ type cli struct {
 	Board    boardCmd         `cmd:"" help:"The agents' boards: check."`
 	FS       fsCmd            `cmd:"" name:"fs" help:"The volume under an estate: probe."`
 	Help     helpCmd          `cmd:"" help:"Show help for pa or for one of its commands (pa help dispatch open)."`
+	Complete completionCmd    `cmd:"" name:"completion" help:"Print the code that makes bash, zsh or fish complete pa's commands."`
 	Vers     versionCmd       `cmd:"" name:"version" help:"Print pa's version."`
 }
 
@@ -94,7 +95,7 @@ func (versionCmd) Run(out *output) error {
 
 // globals are the flags every command takes.
 type globals struct {
-	Home string `help:"The estate's folder (default: ~/.pa). Only dispatch open creates it; the other commands need it to exist." env:"PA_HOME" placeholder:"DIR"`
+	Home string `help:"The estate's folder (default: ~/.pa). Only dispatch open creates it; the other commands need it to exist." env:"PA_HOME" placeholder:"DIR" predictor:"dir"`
 
 	// home is Home made absolute once the estate is opened ("" for the
 	// default estate): every command a message names carries it (see
@@ -184,6 +185,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			}
 		}
 	}()
+	registerCompletion(parser) // answers and ends run when the shell asks (COMP_LINE)
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		// kong's message may quote the args as given: escape what a

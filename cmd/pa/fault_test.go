@@ -30,7 +30,7 @@ func TestFaultInjectionOnlyInThePafaultBuild(t *testing.T) {
 func TestHelpAndVersion(t *testing.T) {
 	home := t.TempDir()
 	c := binClasses[0]
-	for _, cmd := range [][]string{{"dispatch", "open"}, {"dispatch", "list"}, {"dispatch", "unlock"}, {"board", "check"}} {
+	for _, cmd := range [][]string{{"dispatch", "open"}, {"dispatch", "list"}, {"dispatch", "unlock"}, {"board", "check"}, {"fs", "probe"}, {"completion"}} {
 		r := c.run(t, home, append(cmd, "--help")...)
 		if r.code != 0 || !strings.Contains(r.stdout, "Exit codes:") || !strings.Contains(r.stdout, "Example:") ||
 			!strings.Contains(r.stdout, "pa "+strings.Join(cmd, " ")) {

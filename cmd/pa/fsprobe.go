@@ -26,7 +26,7 @@ probe tells you what your volume does with each.`
 
 // probeCmd is `pa fs probe DIR`.
 type probeCmd struct {
-	Dir  string `arg:"" help:"A folder on the volume to probe (it must exist)." placeholder:"DIR"`
+	Dir  string `arg:"" help:"A folder on the volume to probe (it must exist)." placeholder:"DIR" predictor:"dir"`
 	JSON bool   `name:"json" help:"Print the report as one JSON object."`
 }
 

@@ -10,7 +10,7 @@ import (
 
 // listCmd is `pa dispatch list`.
 type listCmd struct {
-	Agent string `help:"List this agent's dispatches only (default: every agent)." env:"PA_AGENT" placeholder:"NAME"`
+	Agent string `help:"List this agent's dispatches only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME"`
 	JSON  bool   `name:"json" help:"Print the records as one JSON array."`
 }
 

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/alecthomas/kong"
+	kongcompletion "github.com/jotaen/kong-completion"
+	"github.com/posener/complete"
+
+	"github.com/pa-toolkit/pa/estate"
+)
+
+// completionCmd is `pa completion SHELL`: it prints the code that makes
+// SHELL complete pa's commands, flags and agent names. The completions
+// themselves are answered by pa (registerCompletion): the shell runs pa with
+// COMP_LINE set, and pa prints the candidates instead of running a command.
+type completionCmd struct {
+	Shell string `arg:"" enum:"bash,zsh,fish" help:"The shell to print the code for: bash, zsh or fish." placeholder:"SHELL"`
+}
+
+// Help is the command's long help.
+func (c *completionCmd) Help() string {
+	return `Prints the code that makes bash, zsh or fish complete pa's commands, their
+flags and, after --agent, the agents of the estate ($PA_HOME or ~/.pa). The
+code runs this pa binary (by its absolute path) to answer each completion,
+so print it from the pa you will keep, not from go run.
+
+Load it in the running shell, or add that line to the shell's start file
+(~/.bashrc, ~/.zshrc, ~/.config/fish/config.fish) to keep it:
+  bash:  source <(pa completion bash)
+  zsh:   source <(pa completion zsh)     (after compinit)
+  fish:  pa completion fish | source
+
+Exit codes: 0 printed; 1 usage (a shell other than bash, zsh or fish).
+
+Example:
+  pa completion bash >> ~/.bashrc`
+}
+
+// Run prints the shell's code.
+func (c *completionCmd) Run(out *output) error {
+	bin, err := os.Executable()
+	if err == nil {
+		bin, err = filepath.Abs(bin)
+	}
+	if err != nil {
+		return fail(exitUsage, "completion: cannot tell where this pa binary is: %v", err)
+	}
+	_, err = fmt.Fprint(out.stdout, completionCode(c.Shell, bin))
+	return err
+}
+
+// completionCode is the code that makes shell complete pa by running bin
+// with COMP_LINE set (the protocol of github.com/posener/complete, which
+// answers in registerCompletion). bin is quoted for the shell.
+func completionCode(shell, bin string) string {
+	q := shellQuote(bin)
+	switch shell {
+	case "bash":
+		return "complete -o default -o bashdefault -C " + q + " pa\n"
+	case "zsh":
+		return "autoload -U +X bashcompinit && bashcompinit\n" +
+			"complete -o default -o bashdefault -C " + q + " pa\n"
+	default: // fish
+		return "function __pa_complete\n" +
+			"    set -lx COMP_LINE (commandline -cp)\n" +
+			"    test -z (commandline -ct)\n" +
+			"    and set COMP_LINE \"$COMP_LINE \"\n" +
+			"    " + q + "\n" +
+			"end\n" +
+			"complete -f -c pa -a \"(__pa_complete)\"\n"
+	}
+}
+
+// shellQuote quotes s in single quotes for bash, zsh and fish alike.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// registerCompletion answers a completion request when the shell runs pa
+// with COMP_LINE set: it prints the candidates, one a line, and ends run
+// with exit 0 through kong's exit hook. Without COMP_LINE it does nothing.
+// Agent names are predicted from the estate named by $PA_HOME (or ~/.pa),
+// read-only; folders for --home and fs probe.
+func registerCompletion(parser *kong.Kong) {
+	if os.Getenv("COMP_LINE") == "" {
+		return
+	}
+	kongcompletion.Register(parser,
+		kongcompletion.WithPredictor("agent", complete.PredictFunc(predictAgents)),
+		kongcompletion.WithPredictor("dir", complete.PredictDirs("*")),
+	)
+}
+
+// predictAgents lists the agents of the estate in $PA_HOME (or ~/.pa): the
+// folders under agents/ whose names are valid agent names. It creates and
+// changes nothing, and lists nothing when there is no estate.
+func predictAgents(complete.Args) []string {
+	home := os.Getenv("PA_HOME")
+	if home == "" {
+		dir, err := os.UserHomeDir()
+		if err != nil {
+			return nil
+		}
+		home = filepath.Join(dir, ".pa")
+	}
+	entries, err := os.ReadDir(filepath.Join(home, "agents"))
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && estate.ValidateAgent(e.Name()) == nil {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
