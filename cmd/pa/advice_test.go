@@ -101,12 +101,12 @@ func TestAdviceLinesInProcess(t *testing.T) {
 		err  error
 		want string
 	}{
-		{a.lockError(busy, 0, "removed"), "pid 9 (host 0a1b2c3d, claim c) is breaking it; run pa --home /tmp/X dispatch unlock --agent demo again, or pa --home /tmp/X dispatch unlock --force --agent demo only once that breaker's process is gone or stuck"},
+		{a.lockError(busy, 0, "removed"), "pid 9 (host 0a1b2c3d, claim c) is breaking it; run pa --home /tmp/X dispatch unlock --agent demo again"},
 		{a.lockError(&locking.TimeoutError{Holder: dead, Waited: time.Second, Claim: &busy.Claim}, time.Second, "written"),
 			"gave up after 1s; pid 9 (host 0a1b2c3d, claim c) is breaking it; clear it with pa --home /tmp/X dispatch unlock --force --agent demo, only once"},
 		{a.lockError(fmt.Errorf("x: %w", locking.ErrLockLost), 0, "written"), "run pa --home /tmp/X dispatch unlock --agent demo to see who holds it"},
 		{a.changed(dead, false), "nothing removed; run pa --home /tmp/X dispatch unlock --agent demo again"},
-		{a.changed(dead, true), "nothing removed; run pa --home /tmp/X dispatch unlock --force --agent demo again"},
+		{a.changed(dead, true), "nothing removed; run pa --home /tmp/X dispatch unlock --force --agent demo again, " + forceWhen},
 		{a.lockError(&locking.TimeoutError{Holder: locking.Holder{State: locking.StateUnreadable}, Waited: time.Second}, 0, "written"),
 			"agents/demo/spawn-log.json.lock is an empty lock (0 bytes, age 0s): gave up at once (--wait 0); clear it with pa --home /tmp/X dispatch unlock --force --agent demo"},
 	} {

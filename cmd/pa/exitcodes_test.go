@@ -72,8 +72,8 @@ func claimName(lock, content, host string, pid int) string {
 
 // Unlock without --force while another breaker's live claim is on a dead
 // holder's lock waits its second, then exits 2 (busy) with one line naming
-// the claim's owner and both commands; the lock and the claim are left
-// byte for byte.
+// the claim's owner and the one command, the same unlock again (no
+// --force: spec, Unlock); the lock and the claim are left byte for byte.
 func TestUnlockBusyExitsTwo(t *testing.T) {
 	live, dead := locktest.LivePID(t), locktest.DeadPID(t)
 	c := binClasses[0]
@@ -88,8 +88,8 @@ func TestUnlockBusyExitsTwo(t *testing.T) {
 	r := c.run(t, home, "dispatch", "unlock", "--agent", "demo")
 	pa := board.Program(home)
 	lead := fmt.Sprintf("pa: agents/demo/spawn-log.json.lock held by pid %d on host ", dead)
-	tail := fmt.Sprintf("): not removed, pid %d (host %s, claim %s) is breaking it; run %s dispatch unlock --agent demo again, or %s dispatch unlock --force --agent demo only once that breaker's process is gone or stuck, never while it still runs\n",
-		live, locking.HostHash(hostname()), filepath.Base(claim), pa, pa)
+	tail := fmt.Sprintf("): not removed, pid %d (host %s, claim %s) is breaking it; run %s dispatch unlock --agent demo again\n",
+		live, locking.HostHash(hostname()), filepath.Base(claim), pa)
 	if r.code != exitProblem || !strings.HasPrefix(r.stderr, lead) || !strings.HasSuffix(r.stderr, tail) ||
 		!strings.Contains(r.stderr, " (dead, age ") || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q; want exit 2 and one line\n%s...%s", r.code, r.stderr, lead, tail)
@@ -141,9 +141,9 @@ func TestUnlockOfALockThatChangedExitsTwo(t *testing.T) {
 		wantAgain string // the command the line names to run again, after pa
 	}{
 		{"dead holder replaced", dead, "dead", false, lockWithToken(dead, hostname(), time.Now(), strings.Repeat("7b", 12)), " dispatch unlock --agent demo again\n"},
-		{"forced, live holder replaced", live, "alive", true, lockWithToken(live, hostname(), time.Now(), strings.Repeat("7b", 12)), " dispatch unlock --force --agent demo again\n"},
+		{"forced, live holder replaced", live, "alive", true, lockWithToken(live, hostname(), time.Now(), strings.Repeat("7b", 12)), " dispatch unlock --force --agent demo again, " + forceWhen + "\n"},
 		{"dead holder removed", dead, "dead", false, "", " dispatch unlock --agent demo again\n"},
-		{"forced, live holder removed", live, "alive", true, "", " dispatch unlock --force --agent demo again\n"},
+		{"forced, live holder removed", live, "alive", true, "", " dispatch unlock --force --agent demo again, " + forceWhen + "\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -100,8 +100,10 @@ func (a advice) lockError(err error, wait time.Duration, nothing string) error {
 	case errors.As(err, &re):
 		return fail(exitProblem, "%s: not removed; %s", a.held(re.Holder), a.clearWith(re.Holder))
 	case errors.As(err, &be):
-		return fail(exitProblem, "%s: not removed, %s is breaking it; run %s again, or %s only once that breaker's process is gone or stuck, never while it still runs",
-			a.held(be.Holder), claimOwner(be.Claim), a.unlock(locking.StateDead), a.unlock(locking.StateAlive))
+		// The one command: the same unlock again, once that breaker is
+		// done (spec: Unlock names the claim's owner, not --force).
+		return fail(exitProblem, "%s: not removed, %s is breaking it; run %s again",
+			a.held(be.Holder), claimOwner(be.Claim), a.unlock(locking.StateDead))
 	case errors.Is(err, locking.ErrLockLost):
 		return fail(exitProblem, "%s: this writer's lock was lost and the wait ran out before a fresh hold; nothing was written; run %s to see who holds it",
 			a.lock(), a.unlock(locking.StateDead))

@@ -39,7 +39,7 @@ func TestAdviceLinesQuoteTheAgent(t *testing.T) {
 		}
 		var ee *exitError
 		err := a.changed(dead, true)
-		if !errors.As(err, &ee) || !strings.HasSuffix(ee.msg, " changed since it was read: nothing removed; run pa dispatch unlock --force "+tc.flag+" again") {
+		if !errors.As(err, &ee) || !strings.HasSuffix(ee.msg, " changed since it was read: nothing removed; run pa dispatch unlock --force "+tc.flag+" again, "+forceWhen) {
 			t.Errorf("changed line for %q: %v", tc.agent, err)
 		}
 		err = a.lockError(fmt.Errorf("x: %w", locking.ErrLockLost), 0, "written")

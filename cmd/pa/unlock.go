@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/locking"
 )
@@ -45,7 +46,7 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if c.Force && c.Agent == "" {
 		// --force removes a lock whatever its holder: one agent at a time,
 		// named by the operator, never every lock of the estate at once.
-		return fail(exitUsage, "--force needs --agent NAME (or PA_AGENT): it removes one agent's lock whatever its holder")
+		return fail(exitUsage, "--force needs --agent NAME (or PA_AGENT): it removes one agent's lock whatever its holder, so use it %s", board.ForceWhen)
 	}
 	if c.Agent != "" {
 		if err := checkAgent(c.Agent); err != nil {
@@ -112,10 +113,14 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 }
 
 // changed is the exit-2 line of an unlock whose lock changed since it was
-// read: nothing was removed, and the same command is to be run again.
+// read: nothing was removed, and the same command is to be run again (with
+// --force, only once the holder's process is gone or stuck).
 func (a advice) changed(h locking.Holder, force bool) error {
-	return fail(exitProblem, "%s changed since it was read: nothing removed; run %s again",
-		a.held(h), a.unlock(unlockState(force)))
+	again := "run " + a.unlock(unlockState(force)) + " again"
+	if force {
+		again += ", " + board.ForceWhen
+	}
+	return fail(exitProblem, "%s changed since it was read: nothing removed; %s", a.held(h), again)
 }
 
 // unlockState is the holder state whose unlock command is the one given:
