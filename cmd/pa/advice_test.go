@@ -101,13 +101,13 @@ func TestAdviceLinesInProcess(t *testing.T) {
 		err  error
 		want string
 	}{
-		{a.lockError(busy, 0, "removed"), "pid 9 (host 0a1b2c3d, claim c) is breaking it; run pa --home /tmp/X dispatch unlock --agent demo again"},
-		{a.lockError(&locking.TimeoutError{Holder: dead, Waited: time.Second, Claim: &busy.Claim}, time.Second, "written"),
+		{a.lockError(busy, 0), "pid 9 (host 0a1b2c3d, claim c) is breaking it; run pa --home /tmp/X dispatch unlock --agent demo again"},
+		{a.lockError(&locking.TimeoutError{Holder: dead, Waited: time.Second, Claim: &busy.Claim}, time.Second),
 			"gave up after 1s; pid 9 (host 0a1b2c3d, claim c) is breaking it; clear it with pa --home /tmp/X dispatch unlock --force --agent demo, only once"},
-		{a.lockError(fmt.Errorf("x: %w", locking.ErrLockLost), 0, "written"), "run pa --home /tmp/X dispatch unlock --agent demo to see who holds it"},
+		{fail(exitProblem, "%s", a.notRead()), "pa cannot read it: look at it by hand, then run pa --home /tmp/X dispatch unlock --agent demo"},
 		{a.changed(dead, false), "nothing removed; run pa --home /tmp/X dispatch unlock --agent demo again"},
 		{a.changed(dead, true), "nothing removed; run pa --home /tmp/X dispatch unlock --force --agent demo again, " + forceWhen},
-		{a.lockError(&locking.TimeoutError{Holder: locking.Holder{State: locking.StateUnreadable}, Waited: time.Second}, 0, "written"),
+		{a.lockError(&locking.TimeoutError{Holder: locking.Holder{State: locking.StateUnreadable}, Waited: time.Second}, 0),
 			"agents/demo/spawn-log.json.lock is an empty lock (0 bytes, age 0s): gave up at once (--wait 0); clear it with pa --home /tmp/X dispatch unlock --force --agent demo"},
 	} {
 		var ee *exitError
@@ -118,7 +118,8 @@ func TestAdviceLinesInProcess(t *testing.T) {
 }
 
 // Ctrl-C while unlock waits for another breaker's live claim: exit 2, one
-// line saying nothing was removed, and the lock is left.
+// line leading with the lock and its holder's pid, saying nothing was
+// removed and naming the same unlock to run again; the lock is left.
 func TestUnlockInterruptedWhileWaiting(t *testing.T) {
 	live, dead := locktest.LivePID(t), locktest.DeadPID(t)
 	home := t.TempDir()
@@ -131,9 +132,10 @@ func TestUnlockInterruptedWhileWaiting(t *testing.T) {
 	cancel()
 	var stdout, stderr strings.Builder
 	code := run(ctx, []string{"--home", home, "dispatch", "unlock", "--agent", "demo"}, &stdout, &stderr)
-	want := "pa: interrupted while waiting for another breaker of agents/demo/spawn-log.json.lock: nothing removed\n"
-	if code != exitProblem || stderr.String() != want {
-		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr.String(), want)
+	lead := fmt.Sprintf("pa: agents/demo/spawn-log.json.lock held by pid %d on host ", dead)
+	tail := "): interrupted while waiting for another breaker: nothing removed; run " + board.Program(home) + " dispatch unlock --agent demo again\n"
+	if code != exitProblem || !strings.HasPrefix(stderr.String(), lead) || !strings.HasSuffix(stderr.String(), tail) || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %s...%s", code, stderr.String(), lead, tail)
 	}
 	if got := readFile(t, home, logName+".lock"); got != content {
 		t.Errorf("the lock is now %q; want it left", got)

@@ -238,9 +238,11 @@ func TestOpenWhoseBoardStopsParsingAfterTheCommitExitsTwo(t *testing.T) {
 	if !fired {
 		t.Fatalf("open never waited for the lock: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
-	const lead = "pa: dispatch 1 is in agents/demo/spawn-log.json but not on the board: agents/demo/board/board.json does not parse: want a JSON object with version and items: "
-	if code != exitProblem || stdout.String() != "" || !strings.HasPrefix(stderr.String(), lead) || strings.Count(stderr.String(), "\n") != 1 {
-		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line leading with %q", code, stdout.String(), stderr.String(), lead)
+	const lead = "pa: agents/demo/spawn-log.json.lock (no holder): dispatch 1 is in agents/demo/spawn-log.json but not on the board: agents/demo/board/board.json does not parse: want a JSON object with version and items: "
+	tail := "; " + board.Program(home) + " board check --agent demo names it\n"
+	if code != exitProblem || stdout.String() != "" || !strings.HasPrefix(stderr.String(), lead) || !strings.HasSuffix(stderr.String(), tail) ||
+		strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line %s...%s", code, stdout.String(), stderr.String(), lead, tail)
 	}
 	o, err := osfs.New(home)
 	if err != nil {
@@ -271,8 +273,8 @@ func TestOpenFencedOutWhileTheLockIsFreeNowExitsTwo(t *testing.T) {
 		home string
 		want string
 	}{
-		{time.Second, "", "agents/demo/spawn-log.json.lock: this writer lost its lock and gave up after 1s; nothing was written; the lock is free now, try again"},
-		{0, "/tmp/X", "agents/demo/spawn-log.json.lock: this writer lost its lock and gave up at once (--wait 0); nothing was written; the lock is free now, try again"},
+		{time.Second, "", "agents/demo/spawn-log.json.lock (no holder): this writer lost its lock and gave up after 1s; nothing was written; the lock is free now, try again"},
+		{0, "/tmp/X", "agents/demo/spawn-log.json.lock (no holder): this writer lost its lock and gave up at once (--wait 0); nothing was written; the lock is free now, try again"},
 	} {
 		pa := "pa"
 		if tc.home != "" {

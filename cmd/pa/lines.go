@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -80,11 +79,11 @@ func gaveUp(wait, waited time.Duration) string {
 	return "gave up after " + locking.FormatAge(waited)
 }
 
-// lockError turns an error of the lock into pa's exit-2 line; other errors
-// are returned as they are. wait is --wait (open), for a timeout's line;
-// nothing is what an interrupted command did not do ("written",
-// "removed").
-func (a advice) lockError(err error, wait time.Duration, nothing string) error {
+// lockError turns an error of the lock that carries its holder (a
+// timeout, a refusal, a busy claim) or a directory under the lock name into
+// pa's exit-2 line; other errors are returned as they are. wait is --wait
+// (open), for a timeout's line.
+func (a advice) lockError(err error, wait time.Duration) error {
 	var te *locking.TimeoutError
 	var re *locking.RefusedError
 	var be *locking.BusyError
@@ -104,14 +103,8 @@ func (a advice) lockError(err error, wait time.Duration, nothing string) error {
 		// done (spec: Unlock names the claim's owner, not --force).
 		return fail(exitProblem, "%s: not removed, %s is breaking it; run %s again",
 			a.held(be.Holder), claimOwner(be.Claim), a.unlock(locking.StateDead))
-	case errors.Is(err, locking.ErrLockLost):
-		return fail(exitProblem, "%s: this writer's lock was lost and the wait ran out before a fresh hold; nothing was written; run %s to see who holds it",
-			a.lock(), a.unlock(locking.StateDead))
 	case errors.Is(err, locking.ErrNotALock):
 		return fail(exitProblem, "%s is a directory, not a lock: nothing removed; %s", a.lock(), notALock)
-	case errors.Is(err, context.Canceled):
-		// Ctrl-C: a lock outcome (exit 2), not a usage error.
-		return fail(exitProblem, "interrupted while waiting for %s: nothing %s", a.lock(), nothing)
 	}
 	return err
 }

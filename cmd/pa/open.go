@@ -73,9 +73,11 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 }
 
 // openError turns an error of board.OpenDispatch into pa's line and exit
-// code: 2 for the lock (held, lost, the wait interrupted) and for a
-// dispatch recorded but not on its board (row R24: the line names its id),
-// 1 for bad input.
+// code: 2 for the lock (held, lost, the wait interrupted, a file operation
+// of the lock that failed) and for a dispatch recorded but not on its board
+// or not synced (the line names its id: row R24), 1 for bad input. Every
+// exit-2 line leads with the lock and its holder's pid (the holder the
+// error carries, else the lock as read now: lockNow) and names one command.
 func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, err error, opts locking.Options) error {
 	agent := a.agent
 	var nb *board.NotOnBoardError
@@ -83,32 +85,39 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	switch {
 	case errors.As(err, &ns) && rec.ID != 0:
 		// Landed: the operator must not open it again.
-		return fail(exitProblem, "dispatch %d is recorded, but %s; do not open it again",
-			rec.ID, termsafe.Escape(estate.Display(agent, ns.Name)+" is written, but syncing its folder failed: "+ns.Err.Error()))
+		return fail(exitProblem, "%s: dispatch %d is recorded, but syncing the folder of %s failed: %s; do not open it again; %s dispatch list %s shows it",
+			a.now(fsys, opts).lead, rec.ID, estate.Display(agent, ns.Name), reason(agent, ns.Err), a.pa, board.AgentFlag(agent))
 	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
-		return fail(exitProblem, "%s was lost before the board write: dispatch %d is in the spawn-log but not on the board; %s board check %s names it",
-			a.lock(), nb.DispatchID, a.pa, board.AgentFlag(agent))
+		// Row R24: the fence before the board's rename found the lock
+		// taken from this writer; name whoever holds it now.
+		return fail(exitProblem, "%s: this writer's lock was lost before the board write: dispatch %d is in the spawn-log but not on the board; %s board check %s names it",
+			a.now(fsys, opts).lead, nb.DispatchID, a.pa, board.AgentFlag(agent))
 	case errors.As(err, &nb):
-		return fail(exitProblem, "dispatch %d is in %s but not on the board: %s",
-			nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err))
+		return fail(exitProblem, "%s: dispatch %d is in %s but not on the board: %s; %s board check %s names it",
+			a.now(fsys, opts).lead, nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), a.pa, board.AgentFlag(agent))
 	case errors.Is(err, locking.ErrLockLost):
 		// Fenced out again and again until the wait ran out: name whoever
 		// holds the lock now.
-		h, ierr := locking.Inspect(fsys, estate.SpawnLogPath(agent), opts)
-		if ierr == nil {
-			return fail(exitProblem, "%s: this writer lost its lock and %s; nothing was written; %s",
-				a.held(h), gaveUp(wait, wait), a.clearWith(h))
-		}
-		if errors.Is(ierr, fs.ErrNotExist) {
-			return fail(exitProblem, "%s: this writer lost its lock and %s; nothing was written; the lock is free now, try again",
-				a.lock(), gaveUp(wait, wait))
-		}
-		return a.lockError(err, wait, "written")
+		n := a.now(fsys, opts)
+		return fail(exitProblem, "%s: this writer lost its lock and %s; nothing was written; %s",
+			n.lead, gaveUp(wait, wait), n.or("the lock is free now, try again"))
+	case errors.Is(err, context.Canceled):
+		// Ctrl-C while waiting: a lock outcome (exit 2), not a usage error.
+		n := a.now(fsys, opts)
+		return fail(exitProblem, "%s: interrupted while waiting for it: nothing written; %s", n.lead, n.or("the lock is free now, try again"))
 	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent),
 		errors.Is(err, spawnlog.ErrNoIDLeft):
 		return fail(exitUsage, "%s", plainError(agent, err))
+	case lockFault(agent, err) && rec.ID != 0:
+		// Landed and on its board; only the release failed.
+		n := a.now(fsys, opts)
+		return fail(exitProblem, "%s: dispatch %d is recorded, but releasing the lock failed: %s; do not open it again; %s",
+			n.lead, rec.ID, reason(agent, err), n.or("the lock is free now"))
+	case lockFault(agent, err):
+		n := a.now(fsys, opts)
+		return fail(exitProblem, "%s: lock error: %s; nothing was written; %s", n.lead, reason(agent, err), n.or("the lock is free now, try again"))
 	}
-	return a.lockError(err, wait, "written")
+	return a.lockError(err, wait)
 }
 
 // plainError is err as one line for the operator: a spawn-log or board that

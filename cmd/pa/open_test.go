@@ -26,13 +26,13 @@ func TestOpenErrorLines(t *testing.T) {
 	// The expected lines are written out whole, so that a fault in how the
 	// command is built (the --home, the quoting of the agent) shows.
 	for _, tc := range []struct{ home, pa, agent, want string }{
-		{"", "pa", "demo", "agents/demo/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent demo names it"},
-		{"", "pa", "-dash", "agents/-dash/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent=-dash names it"},
-		{"/tmp/X", "pa --home /tmp/X", "demo", "agents/demo/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent demo names it"},
-		{"/tmp/X", "pa --home /tmp/X", "-dash", "agents/-dash/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent=-dash names it"},
-		{"", "pa", "a b", "agents/a b/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent 'a b' names it"},
-		{"", "pa", "it's", `agents/it's/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent 'it'\''s' names it`},
-		{"/tmp/X", "pa --home /tmp/X", "-a b", "agents/-a b/spawn-log.json.lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent='-a b' names it"},
+		{"", "pa", "demo", "agents/demo/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent demo names it"},
+		{"", "pa", "-dash", "agents/-dash/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent=-dash names it"},
+		{"/tmp/X", "pa --home /tmp/X", "demo", "agents/demo/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent demo names it"},
+		{"/tmp/X", "pa --home /tmp/X", "-dash", "agents/-dash/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent=-dash names it"},
+		{"", "pa", "a b", "agents/a b/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent 'a b' names it"},
+		{"", "pa", "it's", `agents/it's/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent 'it'\''s' names it`},
+		{"/tmp/X", "pa --home /tmp/X", "-a b", "agents/-a b/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent='-a b' names it"},
 	} {
 		a := advice{pa: tc.pa, home: tc.home, agent: tc.agent}
 		lost := &board.NotOnBoardError{Agent: tc.agent, DispatchID: 7, Err: locking.ErrLockLost}
@@ -59,8 +59,9 @@ func TestOpenErrorLines(t *testing.T) {
 }
 
 // Ctrl-C while open waits for a held lock (the context ends) is a lock
-// outcome: exit 2 and one line saying nothing was written, not "context
-// canceled" and exit 1.
+// outcome: exit 2 and one line leading with the lock and its holder's pid
+// (as read then), saying nothing was written and naming the command that
+// clears it; not "context canceled" and exit 1.
 func TestOpenInterruptedWhileWaiting(t *testing.T) {
 	live := locktest.LivePID(t)
 	home := t.TempDir()
@@ -70,9 +71,11 @@ func TestOpenInterruptedWhileWaiting(t *testing.T) {
 	cancel() // as main's signal.NotifyContext does on SIGINT
 	var stdout, stderr strings.Builder
 	code := run(ctx, []string{"--home", home, "dispatch", "open", "--agent", "demo", "--wait", "1m"}, &stdout, &stderr)
-	want := "pa: interrupted while waiting for agents/demo/spawn-log.json.lock: nothing written\n"
-	if code != exitProblem || stderr.String() != want || stdout.String() != "" {
-		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout.String(), stderr.String(), want)
+	lead := fmt.Sprintf("pa: agents/demo/spawn-log.json.lock held by pid %d on host ", live)
+	tail := "): interrupted while waiting for it: nothing written; clear it with " + board.Program(home) + " dispatch unlock --force --agent demo, " + forceWhen + "\n"
+	if got := stderr.String(); code != exitProblem || !strings.HasPrefix(got, lead) || !strings.HasSuffix(got, tail) ||
+		strings.Count(got, "\n") != 1 || stdout.String() != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line %s...%s", code, stdout.String(), got, lead, tail)
 	}
 	// Nothing written: every file is as it was (open makes the agent's
 	// board folder before it waits for the lock, as it did before).
@@ -92,7 +95,7 @@ func TestOpenNotSyncedLine(t *testing.T) {
 	ns := &locking.NotSyncedError{Name: "agents/demo/spawn-log.json", Err: syscall.EIO}
 	err := openError(e.FS, a, time.Second, spawnlog.Record{ID: 4}, ns, locking.Options{})
 	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != exitProblem || !strings.HasPrefix(ee.msg, "dispatch 4 is recorded, but ") ||
+	if !errors.As(err, &ee) || ee.code != exitProblem || !strings.HasPrefix(ee.msg, "agents/demo/spawn-log.json.lock (no holder): dispatch 4 is recorded, but ") ||
 		!strings.Contains(ee.msg, "do not open it again") {
 		t.Fatalf("line %v; want exit 2 naming dispatch 4", err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -42,9 +41,8 @@ func TestAdviceLinesQuoteTheAgent(t *testing.T) {
 		if !errors.As(err, &ee) || !strings.HasSuffix(ee.msg, " changed since it was read: nothing removed; run pa dispatch unlock --force "+tc.flag+" again, "+forceWhen) {
 			t.Errorf("changed line for %q: %v", tc.agent, err)
 		}
-		err = a.lockError(fmt.Errorf("x: %w", locking.ErrLockLost), 0, "written")
-		if !errors.As(err, &ee) || !strings.HasSuffix(ee.msg, "; run pa dispatch unlock "+tc.flag+" to see who holds it") {
-			t.Errorf("lost line for %q: %v", tc.agent, err)
+		if got := a.notRead(); !strings.HasSuffix(got, ", then run pa dispatch unlock "+tc.flag) {
+			t.Errorf("advice for a lock pa cannot read, for %q: %q", tc.agent, got)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/vfs"
 )
 
 // unlockCmd is `pa dispatch unlock`.
@@ -68,40 +69,25 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 	}
 	code, found := exitOK, 0
 	for _, agent := range agents {
-		a := g.adviceFor(agent)
-		name := estate.SpawnLogPath(agent)
-		h, err := locking.Inspect(fsys, name, opts)
-		if errors.Is(err, fs.ErrNotExist) {
-			if c.Agent != "" {
-				fmt.Fprintf(out.stdout, "%s: no lock\n", a.lock())
-			}
-			continue
+		held, err := c.unlockOne(ctx, fsys, g.adviceFor(agent), opts, out)
+		if held {
+			found++
 		}
-		if err != nil {
-			return err
-		}
-		found++
-		fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), holder(h))
-		err = locking.Unlock(ctx, fsys, name, h, c.Force, opts)
-		if errors.Is(err, locking.ErrLockChanged) {
-			err = a.changed(h, c.Force)
-		}
-		if err == nil {
-			fmt.Fprintf(out.stdout, "%s: removed\n", a.lock())
-			continue
-		}
-		if errors.Is(err, context.Canceled) {
-			// Ctrl-C while waiting for another breaker's claim: stop here,
-			// touching no other agent's lock.
-			return fail(exitProblem, "interrupted while waiting for another breaker of %s: nothing removed", a.lock())
-		}
-		// Report this agent's refusal and go on with the others.
 		var ee *exitError
-		if !errors.As(a.lockError(err, 0, "removed"), &ee) {
+		switch {
+		case err == nil:
+			continue
+		case ctx.Err() != nil:
+			// Ctrl-C (while waiting for another breaker's claim): stop
+			// here, touching no other agent's lock.
+			return err
+		case !errors.As(err, &ee) || ee.code != exitProblem:
 			return err
 		}
+		// Report this agent's refusal or lock error and go on with the
+		// others.
 		fmt.Fprintf(out.stderr, "pa: %s\n", oneLine(ee.msg))
-		code = max(code, ee.code)
+		code = exitProblem
 	}
 	if found == 0 && c.Agent == "" {
 		fmt.Fprintf(out.stdout, "no spawn-log lock in the estate (%d agents)\n", len(agents))
@@ -110,6 +96,46 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// unlockOne unlocks one agent's lock (spec: Unlock): it prints the holder,
+// then "removed" once it is. held says whether a lock was there. The error
+// is an *exitError of exit 2 with its line for a refusal, a busy claim, a
+// lock that changed, Ctrl-C while waiting and a file operation of the lock
+// that failed; any other error (a name that leads out of the estate, say)
+// is returned as it is.
+func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts locking.Options, out *output) (held bool, err error) {
+	agent := a.agent
+	name := estate.SpawnLogPath(agent)
+	h, err := locking.Inspect(fsys, name, opts)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if c.Agent != "" {
+			fmt.Fprintf(out.stdout, "%s: no lock\n", a.lock())
+		}
+		return false, nil
+	case lockFault(agent, err):
+		// The lock cannot be read (a permission, an I/O error).
+		return false, fail(exitProblem, "%s (holder not read): %s; nothing removed; %s", a.lock(), reason(agent, err), a.notRead())
+	case err != nil:
+		return false, err
+	}
+	fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), holder(h))
+	err = locking.Unlock(ctx, fsys, name, h, c.Force, opts)
+	switch {
+	case err == nil:
+		fmt.Fprintf(out.stdout, "%s: removed\n", a.lock())
+		return true, nil
+	case errors.Is(err, locking.ErrLockChanged):
+		return true, a.changed(h, c.Force)
+	case errors.Is(err, context.Canceled):
+		return true, fail(exitProblem, "%s: interrupted while waiting for another breaker: nothing removed; run %s again",
+			a.held(h), a.unlock(locking.StateDead))
+	case lockFault(agent, err):
+		n := a.now(fsys, opts)
+		return true, fail(exitProblem, "%s: unlock failed: %s; %s", n.lead, reason(agent, err), n.or("the lock is free now"))
+	}
+	return true, a.lockError(err, 0)
 }
 
 // changed is the exit-2 line of an unlock whose lock changed since it was
