@@ -52,7 +52,13 @@ func (dispatchCmd) Help() string {
 	return `A dispatch is one record in agents/<agent>/spawn-log.json: an id, the agent,
 a title, when it was opened and by which process. open appends one under the
 spawn-log lock (and puts it on the agent's board), list reads them, unlock
-clears a lock that a writer left or that blocks.`
+clears a lock that a writer left or that blocks.
+
+Exit codes: each command's own (see pa dispatch open --help, ...); pa
+dispatch without a command is a usage error (exit 1).
+
+Example:
+  pa dispatch open --agent demo --title "first dispatch"`
 }
 
 // boardCmd is `pa board`.
@@ -64,12 +70,28 @@ type boardCmd struct {
 func (boardCmd) Help() string {
 	return `Each agent's board, agents/<agent>/board/board.json, holds one item per
 dispatch, written by pa dispatch open while the spawn-log lock is held. check
-reads the boards, spawn-logs and locks and reports what needs an operator.`
+reads the boards, spawn-logs and locks and reports what needs an operator.
+
+Exit codes: those of pa board check (0 no problem; 1 usage or bad input; 2
+problems found); pa board without a command is a usage error (exit 1).
+
+Example:
+  pa board check --agent demo`
 }
 
 // helpCmd is `pa help [COMMAND...]`.
 type helpCmd struct {
 	Command []string `arg:"" optional:"" help:"The command to show help for (e.g. dispatch open)."`
+}
+
+// Help is the command's long help.
+func (h *helpCmd) Help() string {
+	return `Prints the help of pa, or of the command named, as --help does.
+
+Exit codes: 0 printed; 1 no such command.
+
+Example:
+  pa help dispatch unlock`
 }
 
 // Run prints the help of pa, or of the command named.
@@ -86,6 +108,16 @@ func (h *helpCmd) Run(kctx *kong.Context) error {
 
 // versionCmd is `pa version`.
 type versionCmd struct{}
+
+// Help is the command's long help.
+func (versionCmd) Help() string {
+	return `Prints pa's version on stdout, as pa --version does.
+
+Exit codes: 0 printed.
+
+Example:
+  pa version`
+}
 
 // Run prints the version, as --version does.
 func (versionCmd) Run(out *output) error {
@@ -106,7 +138,10 @@ type globals struct {
 const description = `pa records the dispatches of agents in an estate: agents/<agent>/spawn-log.json,
 written under a fail-safe lock, and agents/<agent>/board/board.json.
 
-Exit codes: 0 done; 1 usage or bad input; 2 lock error, refusal or problems found.`
+Exit codes: 0 done; 1 usage or bad input; 2 lock error, refusal or problems found.
+
+Example:
+  pa dispatch open --agent demo --title "first dispatch"`
 
 // exitError is an error that carries pa's exit code; its message is printed
 // as one line on stderr (none when it is empty).
@@ -162,14 +197,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return code
 	}
 	var c cli
-	parser, err := kong.New(&c,
-		kong.Name("pa"),
-		kong.Description(description),
-		kong.Writers(stdout, stderr),
-		kong.Vars{"version": "pa " + version},
-		kong.Exit(func(code int) { panic(kongExit(code)) }),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-	)
+	parser, err := newParser(&c, stdout, stderr)
 	if err != nil {
 		return report(fail(exitUsage, "%s", err))
 	}
@@ -200,6 +228,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return report(err)
 	}
 	return exitOK
+}
+
+// newParser is pa's kong parser over c, printing help on stdout and
+// kong's errors on stderr; its exit hook panics with kongExit (see run).
+func newParser(c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
+	return kong.New(c,
+		kong.Name("pa"),
+		kong.Description(description),
+		kong.Writers(stdout, stderr),
+		kong.Vars{"version": "pa " + version},
+		kong.Exit(func(code int) { panic(kongExit(code)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
 }
 
 // hookEnvelopeIn reports whether args ask for --hook-envelope (before any

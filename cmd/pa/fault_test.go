@@ -2,8 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/kong"
 )
 
 // The shipped build has no fault injection: it ignores PA_FAULT_* and runs
@@ -24,21 +28,41 @@ func TestFaultInjectionOnlyInThePafaultBuild(t *testing.T) {
 	}
 }
 
-// Every command's --help says what it does, its exit codes and an example;
-// pa --version and pa version print the version; pa help [COMMAND] prints
-// the same as --help. All exit 0.
+// commandPaths walks n and every command and group under it in the kong
+// model: the words that name each ({} for pa itself).
+func commandPaths(t *testing.T, n *kong.Node, path []string) [][]string {
+	t.Helper()
+	paths := [][]string{path}
+	for _, child := range n.Children {
+		if child.Type != kong.CommandNode {
+			t.Fatalf("pa %s: a %v node under it; walk it too", strings.Join(path, " "), child.Type)
+		}
+		paths = append(paths, commandPaths(t, child, append(slices.Clone(path), child.Name))...)
+	}
+	return paths
+}
+
+// Every command's and group's --help, pa's own included, says what it does,
+// its exit codes and an example (the kong model is walked, so a new command
+// is checked too); pa --version and pa version print the version; pa help
+// [COMMAND] prints the same as --help. All exit 0.
 func TestHelpAndVersion(t *testing.T) {
 	home := t.TempDir()
 	c := binClasses[0]
-	for _, cmd := range [][]string{{"dispatch", "open"}, {"dispatch", "list"}, {"dispatch", "unlock"}, {"board", "check"}, {"fs", "probe"}, {"completion"}} {
+	parser, err := newParser(&cli{}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := commandPaths(t, parser.Model.Node, nil)
+	if len(paths) < 12 {
+		t.Fatalf("the model has %d commands and groups: %q; want pa, its 8 commands and 3 groups at least", len(paths), paths)
+	}
+	for _, cmd := range paths {
 		r := c.run(t, home, append(cmd, "--help")...)
 		if r.code != 0 || !strings.Contains(r.stdout, "Exit codes:") || !strings.Contains(r.stdout, "Example:") ||
-			!strings.Contains(r.stdout, "pa "+strings.Join(cmd, " ")) {
-			t.Errorf("%s --help: exit %d, stdout %q; want exit 0 with exit codes and an example", cmd, r.code, r.stdout)
+			!strings.Contains(r.stdout, strings.Join(append([]string{"pa"}, cmd...), " ")) {
+			t.Errorf("pa %s --help: exit %d, stdout %q; want exit 0 with exit codes and an example", strings.Join(cmd, " "), r.code, r.stdout)
 		}
-	}
-	if r := c.run(t, home, "--help"); r.code != 0 || !strings.Contains(r.stdout, "Exit codes:") {
-		t.Errorf("pa --help: exit %d, stdout %q", r.code, r.stdout)
 	}
 	for _, args := range [][]string{{"--version"}, {"version"}} {
 		if r := c.run(t, home, args...); r.code != 0 || r.stdout != fmt.Sprintf("pa %s\n", version) {

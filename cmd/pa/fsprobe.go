@@ -21,7 +21,13 @@ type fsCmd struct {
 func (fsCmd) Help() string {
 	return `The lock relies on a local file system: an exclusive create, link() or its
 absence, a rename over a file, and a listing that shows a file just created.
-probe tells you what your volume does with each.`
+probe tells you what your volume does with each.
+
+Exit codes: those of pa fs probe (0 probed; 1 usage, or a folder missing, not
+a folder or not writable); pa fs without a command is a usage error (exit 1).
+
+Example:
+  pa fs probe ~/.pa`
 }
 
 // probeCmd is `pa fs probe DIR`.

@@ -37,9 +37,11 @@ one line naming the holder and the pa dispatch unlock command that clears it
 it with exit 2, writing nothing.
 
 Exit codes: 0 recorded; 1 usage or bad input (a bad agent name, a spawn-log or
-board that does not parse: nothing is written); 2 the lock is held or the wait
-was interrupted (nothing is written), or the lock was lost before the board
-write (the record is in the spawn-log, the line names its id).
+board that does not parse: nothing is written); 2 the lock is held, the wait
+was interrupted or a file operation of the lock failed (nothing is written),
+or the lock was lost before the board write (the record is in the spawn-log,
+the line names its id). Each exit-2 line leads with the lock and its
+holder's pid, or says there is none, and names one command.
 
 Example:
   pa dispatch open --agent demo --title "first dispatch"`

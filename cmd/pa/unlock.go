@@ -36,7 +36,9 @@ exist is an error.
 
 Exit codes: 0 removed, or no lock; 1 usage or bad input (no estate at --home);
 2 refused (the holder is not provably dead, another breaker is on it, it
-changed, or Ctrl-C while waiting for another breaker).
+changed, or Ctrl-C while waiting for another breaker) or a file operation of
+the lock failed. Each exit-2 line leads with the lock and its holder's pid,
+or says there is none, and names one command.
 
 Example:
   pa dispatch unlock --agent demo`
