@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
 // checkCmd is `pa board check`.
@@ -21,7 +24,8 @@ func (c *checkCmd) Help() string {
 	return `Reports, for one agent or every agent: a spawn-log lock held longer than the
 stale window (--stale-window, default 60s), with its holder and the pa
 dispatch unlock command; every dispatch of the spawn-log that is not on the
-board; a spawn-log or board that does not parse. Read-only: it never writes,
+board; a spawn-log or board that does not parse; without --agent, an agent
+folder that is a symbolic link out of the estate (never followed). Read-only: it never writes,
 breaks or sweeps anything, creates no folder (an estate that does not exist is
 an error), and a held lock is never broken for its age. A lock's age is the
 time since the later of its acquiredAt and its file time, never below 0.
@@ -36,6 +40,11 @@ With --hook-envelope always 0: a usage error is a line in the envelope.
 Example:
   pa board check --agent demo`
 }
+
+// kindOutside is the kind of problem, in --json, of an agent folder that
+// leads out of the estate (a symbolic link to outside it): pa reads nothing
+// there, so nothing else of that agent is checked.
+const kindOutside board.Kind = "outside-estate"
 
 // jsonProblem is one problem in --json.
 type jsonProblem struct {
@@ -103,6 +112,17 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 		// "command"); the line itself stays as the spec bounds it (see
 		// board.Problem.Line).
 		ps, err := board.Check(fsys, agent, board.CheckOptions{StaleWindow: c.StaleWindow, Home: g.home})
+		var pe *fs.PathError
+		if c.Agent == "" && osfs.IsEscape(err) && errors.As(err, &pe) {
+			// An agent folder leading out of the estate, met among every
+			// agent: a problem of the estate (with --agent it is bad
+			// input, exit 1).
+			line := plainError(agent, err)
+			lines = append(lines, line)
+			problems = append(problems, jsonProblem{Problem: board.Problem{Kind: kindOutside, Agent: agent, Path: pe.Path,
+				Err: "leads out of the estate (a symbolic link to outside it?)"}, Line: line})
+			continue
+		}
 		if err != nil {
 			return lines, problems, err
 		}

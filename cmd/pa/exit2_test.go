@@ -24,8 +24,9 @@ import (
 )
 
 // holderLead is what may follow the lock at the start of an exit-2 line:
-// its holder's pid, or in that place what is there instead of a holder.
-var holderLead = regexp.MustCompile(`^( held by pid \d+ | \(no holder\): | \(holder not read\): | is an empty lock \(| is an unreadable lock \(| is not a regular file \(| is a directory, not a lock: )`)
+// its holder's pid, or in that place what is there instead of a holder (or
+// that its agent folder leads out of the estate: nothing was read).
+var holderLead = regexp.MustCompile(`^( held by pid \d+ | \(no holder\): | \(holder not read\): | is an empty lock \(| is an unreadable lock \(| is not a regular file \(| is a directory, not a lock: | leads out of the estate )`)
 
 // commandIn finds the commands a line names for the operator to run.
 var commandIn = regexp.MustCompile(`(dispatch unlock|board check|dispatch list)( --force)? --agent`)
@@ -48,12 +49,12 @@ func lineOf(t *testing.T, err error) exit2 {
 }
 
 // checkExit2 checks one exit-2 line of open or unlock (issue 5): exit 2,
-// one line on stderr, leading with the lock and its holder's pid (or, in
+// one line on stderr, leading with agent's lock and its holder's pid (or, in
 // that place, what is there instead), naming exactly one command, cmd
 // (none when cmd is "": then the line must say why, none).
-func checkExit2(t *testing.T, r exit2, cmd, none string) {
+func checkExit2(t *testing.T, agent string, r exit2, cmd, none string) {
 	t.Helper()
-	lead := "pa: agents/demo/spawn-log.json.lock"
+	lead := "pa: " + lockDisplay(agent)
 	if r.code != exitProblem || strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n") {
 		t.Errorf("exit %d, stderr %q; want exit 2 and one line", r.code, r.stderr)
 	}
@@ -337,7 +338,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 				cmd = pa + cmd
 			}
 			t.Log(strings.TrimSuffix(r.stderr, "\n"))
-			checkExit2(t, r, cmd, c.none)
+			checkExit2(t, "demo", r, cmd, c.none)
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -97,12 +98,37 @@ func (g *globals) noEstate() error {
 func shown(p string) string { return termsafe.Escape(p) }
 
 // agentsOf returns the one agent given, checked, or, when none is given,
-// every agent of the estate.
+// every agent of the estate (estate.Agents) and, among them in name order,
+// every agent folder that is a symbolic link leading out of the estate: it
+// is never followed (os.Root refuses it), and every command that acts on
+// it gets the error osfs.IsEscape matches, so it reports the folder instead
+// of skipping it silently. A link to a folder inside the estate is no agent
+// of its own (it is the folder it names), nor is a dangling one.
 func agentsOf(fsys vfs.FS, agent string) ([]string, error) {
 	if agent != "" {
 		return []string{agent}, nil
 	}
-	return estate.Agents(fsys)
+	agents, err := estate.Agents(fsys)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := fsys.ReadDir(estate.AgentsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return agents, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink == 0 || estate.ValidateAgent(e.Name()) != nil {
+			continue
+		}
+		if _, err := fsys.Stat(estate.AgentDir(e.Name())); osfs.IsEscape(err) {
+			agents = append(agents, e.Name())
+		}
+	}
+	slices.Sort(agents)
+	return agents, nil
 }
 
 // checkAgent checks a given agent name before anything is opened, so that

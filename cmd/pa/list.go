@@ -24,7 +24,8 @@ characters written as \uXXXX). Writes nothing and creates no folder: an
 estate that does not exist is an error.
 
 Exit codes: 0 listed; 1 usage or bad input (a bad agent name, no estate at
---home, a spawn-log that does not parse).
+--home, a spawn-log that does not parse, an agent folder that is a symbolic
+link out of the estate: nothing is listed then).
 
 Example:
   pa dispatch list --agent demo`

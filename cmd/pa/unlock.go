@@ -10,6 +10,7 @@ import (
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
 // unlockCmd is `pa dispatch unlock`.
@@ -36,8 +37,9 @@ exist is an error.
 
 Exit codes: 0 removed, or no lock; 1 usage or bad input (no estate at --home);
 2 refused (the holder is not provably dead, another breaker is on it, it
-changed, or Ctrl-C while waiting for another breaker) or a file operation of
-the lock failed. Each exit-2 line leads with the lock and its holder's pid,
+changed, or Ctrl-C while waiting for another breaker), a file operation of
+the lock failed, or, without --agent, an agent folder is a symbolic link out
+of the estate (never followed; the other agents go on). Each exit-2 line leads with the lock and its holder's pid,
 or says there is none, and names one command.
 
 Example:
@@ -83,6 +85,11 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 			// Ctrl-C (while waiting for another breaker's claim): stop
 			// here, touching no other agent's lock.
 			return err
+		case c.Agent == "" && osfs.IsEscape(err):
+			// An agent folder leading out of the estate, met among every
+			// agent: refused, named, and the others go on (with --agent
+			// it is bad input, exit 1).
+			ee = &exitError{code: exitProblem, msg: plainError(agent, err)}
 		case !errors.As(err, &ee) || ee.code != exitProblem:
 			return err
 		}
@@ -91,7 +98,7 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 		fmt.Fprintf(out.stderr, "pa: %s\n", oneLine(ee.msg))
 		code = exitProblem
 	}
-	if found == 0 && c.Agent == "" {
+	if found == 0 && code == exitOK && c.Agent == "" {
 		fmt.Fprintf(out.stdout, "no spawn-log lock in the estate (%d agents)\n", len(agents))
 	}
 	if code != exitOK {
