@@ -25,10 +25,11 @@ func (c *checkCmd) Help() string {
 stale window (--stale-window, default 60s), with its holder and the pa
 dispatch unlock command; every dispatch of the spawn-log that is not on the
 board; a spawn-log or board that does not parse; without --agent, an agent
-folder that is a symbolic link out of the estate (never followed). Read-only: it never writes,
-breaks or sweeps anything, creates no folder (an estate that does not exist is
-an error), and a held lock is never broken for its age. A lock's age is the
-time since the later of its acquiredAt and its file time, never below 0.
+folder that is a symbolic link out of the estate (never followed).
+Read-only: it never writes, breaks or sweeps anything, creates no folder (an
+estate that does not exist is an error), and a held lock is never broken for
+its age. A lock's age is the time since the later of its acquiredAt and its
+file time, never below 0.
 
 Output: one line a problem (--json: {"problems":[...]} with values whole, and
 a "command" that names --home when the estate is not the default;
