@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs/osfs"
+)
+
+// buildPA builds the real `pa` binary (github.com/pa-toolkit/pa/cmd/pa,
+// with the main module's own go.mod and go.sum) into dir and returns its
+// path. The main module is found by `go list -m`, through this module's
+// replace directive.
+func buildPA(dir string) (string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/pa-toolkit/pa").Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the pa module (go list -m; run the harness from bench/): %w", err)
+	}
+	root := strings.TrimSpace(string(out))
+	bin := filepath.Join(dir, "pa")
+	cmd := exec.Command("go", "build", "-C", root, "-o", bin, "./cmd/pa")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/pa in %s: %w\n%s", root, err, msg)
+	}
+	return bin, nil
+}
+
+// growthInput is the estate of one size: the bytes of the spawn-log and the
+// board after n opens.
+type growthInput struct {
+	N               int
+	SpawnLog, Board []byte
+}
+
+// makeGrowthInput generates the estate after n opens in the packages'
+// format and checks it once by reading it back with spawnlog.Read and
+// board.Read from a folder under base.
+func makeGrowthInput(base string, n int) (*growthInput, error) {
+	host, err := os.Hostname()
+	if err != nil {
+		return nil, err
+	}
+	recs, items := estateAt(n, host)
+	in := &growthInput{N: n}
+	if in.SpawnLog, err = encodeSpawnLog(recs); err != nil {
+		return nil, err
+	}
+	if in.Board, err = encodeBoard(items); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(base, "growth-check-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := in.restore(dir); err != nil {
+		return nil, err
+	}
+	if err := checkEstate(dir, n, nil); err != nil {
+		return nil, fmt.Errorf("the generated estate of %d records: %w", n, err)
+	}
+	return in, nil
+}
+
+// restore writes the input into the estate dir (temp, fsync, rename, folder
+// fsync, so that no write-back of it is pending when pa runs) and removes
+// anything else in the agent's folders.
+func (in *growthInput) restore(dir string) error {
+	agentDir := filepath.Join(dir, filepath.FromSlash(estate.AgentDir(growthAgent)))
+	boardDir := filepath.Join(dir, filepath.FromSlash(estate.BoardDir(growthAgent)))
+	if err := os.MkdirAll(boardDir, 0o755); err != nil {
+		return err
+	}
+	for _, d := range []string{agentDir, boardDir} {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if e.Name() != "board" && e.Name() != "spawn-log.json" && e.Name() != "board.json" {
+				if err := os.Remove(filepath.Join(d, e.Name())); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if err := writeAtomic(agentDir, "spawn-log.json", in.SpawnLog); err != nil {
+		return err
+	}
+	return writeAtomic(boardDir, "board.json", in.Board)
+}
+
+// checkEstate checks the estate in dir with the packages' own readers:
+// want records in the spawn-log with ids 1..want and nextId want+1, the
+// same dispatches on the board, and nothing else beside them. When
+// written is not nil, it also checks that the files are, byte for byte,
+// what this harness's encoders make of what was read (so the generated
+// input has the packages' exact format): written[0] the spawn-log's bytes,
+// written[1] the board's.
+func checkEstate(dir string, want int, written [][]byte) error {
+	fsys, err := osfs.New(dir)
+	if err != nil {
+		return err
+	}
+	defer fsys.Close()
+	log, err := spawnlog.Read(fsys, growthAgent)
+	if err != nil {
+		return err
+	}
+	b, err := board.Read(fsys, growthAgent)
+	if err != nil {
+		return err
+	}
+	if len(log.Records) != want || log.NextID != want+1 {
+		return fmt.Errorf("the spawn-log holds %d records and nextId %d, want %d and %d", len(log.Records), log.NextID, want, want+1)
+	}
+	for i, r := range log.Records {
+		if r.ID != i+1 {
+			return fmt.Errorf("spawn-log record %d has id %d, want %d", i, r.ID, i+1)
+		}
+	}
+	if len(b.Items) != want {
+		return fmt.Errorf("the board holds %d items, want %d", len(b.Items), want)
+	}
+	for i, it := range b.Items {
+		if it.DispatchID != i+1 {
+			return fmt.Errorf("board item %d is dispatch %d, want %d", i, it.DispatchID, i+1)
+		}
+	}
+	for d, names := range map[string][]string{
+		estate.AgentDir(growthAgent): {"board", "spawn-log.json"},
+		estate.BoardDir(growthAgent): {"board.json"},
+	} {
+		entries, err := fsys.ReadDir(d)
+		if err != nil {
+			return err
+		}
+		var got []string
+		for _, e := range entries {
+			got = append(got, e.Name())
+		}
+		if !slices.Equal(got, names) {
+			return fmt.Errorf("%s holds %v, want %v (a lock or temp file left?)", d, got, names)
+		}
+	}
+	if written != nil {
+		sl, err := encodeSpawnLog(log.Records)
+		if err != nil {
+			return err
+		}
+		bd, err := encodeBoard(b.Items)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(sl, written[0]) || !bytes.Equal(bd, written[1]) {
+			return fmt.Errorf("the files pa wrote differ from this harness's encoding of them: the generated input is not in the packages' format")
+		}
+	}
+	return nil
+}
+
+// growthRound is one `pa dispatch open` at one size, and the baseline of
+// the same round.
+type growthRound struct {
+	Open      time.Duration // the whole pa process
+	PeakRSS   int64         // its ru_maxrss, bytes
+	WriteOnce time.Duration // writing the spawn-log pa wrote, once, in-process
+	WriteBoth time.Duration // writing the spawn-log and the board pa wrote, once each
+}
+
+// growthRun runs pa once on the estate in dir (restored from in first),
+// checks that exactly one record was added, and times the write-once
+// baseline in a folder of its own under dir.
+func growthRun(pa, dir string, in *growthInput, verifyFormat bool) (growthRound, error) {
+	home := filepath.Join(dir, "estate")
+	if err := in.restore(home); err != nil {
+		return growthRound{}, err
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(pa, "--home", home, "dispatch", "open", "--agent", growthAgent, "--title", "growth")
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start)
+	if err != nil {
+		return growthRound{}, fmt.Errorf("pa dispatch open at %d records: %w; stderr: %s", in.N, err, stderr.String())
+	}
+	if got := strings.TrimSpace(stdout.String()); got != strconv.Itoa(in.N+1) {
+		return growthRound{}, fmt.Errorf("pa dispatch open at %d records printed id %q, want %d", in.N, got, in.N+1)
+	}
+	slPath := filepath.Join(home, filepath.FromSlash(estate.SpawnLogPath(growthAgent)))
+	bdPath := filepath.Join(home, filepath.FromSlash(estate.BoardPath(growthAgent)))
+	sl, err := os.ReadFile(slPath)
+	if err != nil {
+		return growthRound{}, err
+	}
+	bd, err := os.ReadFile(bdPath)
+	if err != nil {
+		return growthRound{}, err
+	}
+	var written [][]byte
+	if verifyFormat {
+		written = [][]byte{sl, bd}
+	}
+	if err := checkEstate(home, in.N+1, written); err != nil {
+		return growthRound{}, fmt.Errorf("after pa dispatch open at %d records: %w", in.N, err)
+	}
+	round := growthRound{Open: elapsed, PeakRSS: peakRSS(cmd.ProcessState)}
+	once := filepath.Join(dir, "write-once")
+	if err := os.MkdirAll(once, 0o755); err != nil {
+		return growthRound{}, err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"spawn-log.json", in.SpawnLog}, {"board.json", in.Board}} {
+		if err := writeAtomic(once, f.name, f.data); err != nil { // an existing file to rename over, as pa has
+			return growthRound{}, err
+		}
+	}
+	t0 := time.Now()
+	if err := writeAtomic(once, "spawn-log.json", sl); err != nil {
+		return growthRound{}, err
+	}
+	round.WriteOnce = time.Since(t0)
+	if err := writeAtomic(once, "board.json", bd); err != nil {
+		return growthRound{}, err
+	}
+	round.WriteBoth = time.Since(t0)
+	return round, nil
+}
+
+// growthResult is the growth measure: each size's rounds.
+type growthResult struct {
+	Sizes     []int
+	FileSize  map[int]int64 // the spawn-log's size after the open, bytes
+	BoardSize map[int]int64
+	Rounds    map[int][]growthRound
+}
+
+// measureGrowth builds pa and runs rounds of one `pa dispatch open` per size
+// in a folder under base, the sizes interleaved.
+func measureGrowth(base string, sizes []int, rounds int, progress func(string)) (*growthResult, error) {
+	dir, err := os.MkdirTemp(base, "growth-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	progress("growth: go build ./cmd/pa")
+	pa, err := buildPA(dir)
+	if err != nil {
+		return nil, err
+	}
+	res := &growthResult{Sizes: sizes, FileSize: map[int]int64{}, BoardSize: map[int]int64{}, Rounds: map[int][]growthRound{}}
+	inputs := map[int]*growthInput{}
+	for _, n := range sizes {
+		progress(fmt.Sprintf("growth: generating %d records", n))
+		if inputs[n], err = makeGrowthInput(dir, n); err != nil {
+			return nil, err
+		}
+	}
+	for r := range rounds {
+		for _, n := range sizes {
+			progress(fmt.Sprintf("growth: round %d/%d, %d records", r+1, rounds, n))
+			run := filepath.Join(dir, "run-"+strconv.Itoa(n))
+			round, err := growthRun(pa, run, inputs[n], r == 0)
+			if err != nil {
+				return nil, err
+			}
+			res.Rounds[n] = append(res.Rounds[n], round)
+			if r == 0 {
+				for path, size := range map[string]map[int]int64{estate.SpawnLogPath(growthAgent): res.FileSize, estate.BoardPath(growthAgent): res.BoardSize} {
+					fi, err := os.Stat(filepath.Join(run, "estate", filepath.FromSlash(path)))
+					if err != nil {
+						return nil, err
+					}
+					size[n] = fi.Size()
+				}
+			}
+		}
+	}
+	return res, nil
+}
