@@ -68,8 +68,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	progress := func(s string) {
 		fmt.Fprintf(stderr, "[%7s] %s\n", time.Since(began).Round(time.Second), s)
 	}
-	res, cleanup, err := measureAll(cfg, want, *tmp, progress)
-	defer cleanup()
+	var sc scratch
+	defer sc.remove()
+	defer sc.removeOnSignal()()
+	res, err := measureAll(cfg, want, &sc, *tmp, progress)
 	if err != nil {
 		fmt.Fprintf(stderr, "bench: FAIL: %v\n", err)
 		return 1
@@ -88,41 +90,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// measureAll runs the measures of want, in folders it makes under tmp and
-// on a tmpfs; cleanup removes those folders.
-func measureAll(cfg config, want map[string]bool, tmp string, progress func(string)) (*results, func(), error) {
-	var dirs []string
-	cleanup := func() {
-		for _, d := range dirs {
-			_ = os.RemoveAll(d)
-		}
-	}
-	base, err := os.MkdirTemp(tmp, "pa-bench-")
+// measureAll runs the measures of want, in folders of sc under tmp and on
+// a tmpfs.
+func measureAll(cfg config, want map[string]bool, sc *scratch, tmp string, progress func(string)) (*results, error) {
+	base, err := sc.mkdir(tmp)
 	if err != nil {
-		return nil, cleanup, err
+		return nil, err
 	}
-	dirs = append(dirs, base)
 	folders := [][2]string{{"temp dir", base}}
 	tmpfsBase := ""
 	tmpfs, noTmpfs := findTmpfs()
 	if tmpfs != "" {
-		if tmpfsBase, err = os.MkdirTemp(tmpfs, "pa-bench-"); err != nil {
-			return nil, cleanup, err
+		if tmpfsBase, err = sc.mkdir(tmpfs); err != nil {
+			return nil, err
 		}
-		dirs = append(dirs, tmpfsBase)
 		folders = append(folders, [2]string{"tmpfs", tmpfsBase})
 	}
 	res := &results{Config: cfg, Machine: describeMachine(folders...), NoTmpfs: noTmpfs}
 	if want["uncontended"] {
 		u, err := measureUncontended("temp dir", base, cfg.UncontendedRecords, cfg.UncontendedUpdates, cfg.UncontendedRounds, progress)
 		if err != nil {
-			return nil, cleanup, err
+			return nil, err
 		}
 		res.Uncontended = append(res.Uncontended, u)
 		if tmpfsBase != "" {
 			u, err := measureUncontended("tmpfs", tmpfsBase, cfg.UncontendedRecords, cfg.UncontendedUpdates, cfg.UncontendedRounds, progress)
 			if err != nil {
-				return nil, cleanup, err
+				return nil, err
 			}
 			res.Uncontended = append(res.Uncontended, u)
 		} else {
@@ -131,25 +125,25 @@ func measureAll(cfg config, want map[string]bool, tmp string, progress func(stri
 	}
 	if want["contended"] {
 		if res.Contended, err = measureContended(base, cfg.ContendedWorkers, cfg.ContendedUpdates, cfg.ContendedRounds, progress); err != nil {
-			return nil, cleanup, err
+			return nil, err
 		}
 	}
 	if want["handoff"] {
 		if res.Handoff, err = measureHandoff(base, cfg.HandoffPerRound, cfg.HandoffRounds, progress); err != nil {
-			return nil, cleanup, err
+			return nil, err
 		}
 	}
 	if want["growth"] {
 		if res.Growth, err = measureGrowth(base, cfg.GrowthSizes, cfg.GrowthRounds, progress); err != nil {
-			return nil, cleanup, err
+			return nil, err
 		}
 	}
 	if want["names"] {
 		if res.Names, err = measureNames(base, cfg.NamesCounts, cfg.NamesAcquires, progress); err != nil {
-			return nil, cleanup, err
+			return nil, err
 		}
 	}
-	return res, cleanup, nil
+	return res, nil
 }
 
 func contains(xs []string, x string) bool {

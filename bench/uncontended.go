@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 )
 
@@ -55,6 +56,7 @@ func uncontendedRun(c Contender, base string, records, updates int) (time.Durati
 			return 0, err
 		}
 	}
+	runtime.GC() // the garbage of the runs before is not this run's
 	start := time.Now()
 	for range updates {
 		if err := update(); err != nil {

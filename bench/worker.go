@@ -103,6 +103,7 @@ func startChild(role string, params any, extra ...*os.File) (*child, error) {
 	c.cmd = exec.Command(exe)
 	c.cmd.Env = append(os.Environ(), roleEnv+"="+role, paramsEnv+"="+string(enc))
 	c.cmd.ExtraFiles = extra
+	c.cmd.SysProcAttr = workerAttr()
 	c.cmd.Stderr = c.stderr
 	stdout, err := c.cmd.StdoutPipe()
 	if err != nil {
