@@ -1,19 +1,14 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"time"
 
 	"github.com/gofrs/flock"
 	"github.com/nightlyone/lockfile"
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/nolinkfs"
-	"github.com/pa-toolkit/pa/vfs/osfs"
 	"github.com/rogpeppe/go-internal/lockedfile"
 )
 
@@ -107,166 +102,3 @@ func contenderByKey(key string) (Contender, error) {
 	}
 	return Contender{}, fmt.Errorf("no contender %q", key)
 }
-
-// paInstance is this project's lock on the folder, with or without hard
-// links.
-type paInstance struct {
-	root     *osfs.FS
-	fsys     vfs.FS
-	plain    locking.Options // the shipped options
-	stepped  locking.Options // the same, with OnStep reporting the acquire
-	acquired func()
-}
-
-func openPA(dir string, links bool) (*paInstance, error) {
-	root, err := osfs.New(dir)
-	if err != nil {
-		return nil, err
-	}
-	p := &paInstance{root: root, fsys: root}
-	if !links {
-		p.fsys = nolinkfs.New(root, 0)
-	}
-	p.stepped.OnStep = func(s locking.Step) {
-		if s == locking.StepAcquirePublished && p.acquired != nil {
-			p.acquired()
-			p.acquired = nil
-		}
-	}
-	return p, nil
-}
-
-// Update is locking.Update; acquired is called from Options.OnStep at
-// acquire:published (OnStep is left unset when acquired is nil, as shipped).
-func (p *paInstance) Update(fn UpdateFunc, acquired func()) error {
-	opts := p.plain
-	if acquired != nil {
-		p.acquired, opts = acquired, p.stepped
-	}
-	err := locking.Update(context.Background(), p.fsys, dataName, fn, opts)
-	if errors.Is(err, locking.ErrTimeout) {
-		return fmt.Errorf("%w: %w", errTimeout, err)
-	}
-	return err
-}
-
-// Lock is locking.Acquire; its release is Hold.Release.
-func (p *paInstance) Lock() (func() error, error) {
-	h, err := locking.Acquire(context.Background(), p.fsys, dataName, p.plain)
-	if errors.Is(err, locking.ErrTimeout) {
-		return nil, fmt.Errorf("%w: %w", errTimeout, err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return h.Release, nil
-}
-
-// HardLinks reports whether a hold here publishes by link(): a check that
-// the class under test is the one named.
-func (p *paInstance) HardLinks() (bool, error) {
-	h, err := locking.Acquire(context.Background(), p.fsys, dataName, p.plain)
-	if err != nil {
-		return false, err
-	}
-	links := h.HardLinks()
-	return links, h.Release()
-}
-
-func (p *paInstance) Close() error { return p.root.Close() }
-
-// orNil returns a nil Instance (not a nil *paInstance in one) on an error.
-func orNil(p *paInstance, err error) (Instance, error) {
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-// plainLock is a lock that wraps the hand-written write path.
-type plainLock interface {
-	lock() (release func() error, err error)
-	close() error
-}
-
-// plainInstance runs the hand-written write path under a plainLock.
-type plainInstance struct {
-	dir string
-	l   plainLock
-}
-
-func openPlain(dir string, l plainLock) (*plainInstance, error) {
-	return &plainInstance{dir: dir, l: l}, nil
-}
-
-func (p *plainInstance) Update(fn UpdateFunc, acquired func()) error {
-	release, err := p.l.lock()
-	if err != nil {
-		return err
-	}
-	if acquired != nil {
-		acquired()
-	}
-	err = readModifyWrite(p.dir, fn)
-	if rerr := release(); err == nil && rerr != nil {
-		err = fmt.Errorf("release: %w", rerr)
-	}
-	return err
-}
-
-func (p *plainInstance) Lock() (func() error, error) { return p.l.lock() }
-func (p *plainInstance) Close() error                { return p.l.close() }
-
-// flockLock is gofrs/flock's blocking Lock.
-type flockLock struct{ fl *flock.Flock }
-
-func (f *flockLock) lock() (func() error, error) {
-	if err := f.fl.Lock(); err != nil {
-		return nil, err
-	}
-	return f.fl.Unlock, nil
-}
-func (f *flockLock) close() error { return f.fl.Close() }
-
-// mutexLock is lockedfile.Mutex.
-type mutexLock struct{ mu *lockedfile.Mutex }
-
-func (m *mutexLock) lock() (func() error, error) {
-	unlock, err := m.mu.Lock()
-	if err != nil {
-		return nil, err
-	}
-	return func() error { unlock(); return nil }, nil
-}
-func (m *mutexLock) close() error { return nil }
-
-// pidLock is nightlyone/lockfile's TryLock in a loop: a busy lock (or one
-// that vanished between its link and its read, which the package reports
-// as a temporary error or a missing file) is tried again after nightlyPoll,
-// for up to Timeout.
-type pidLock struct{ lf lockfile.Lockfile }
-
-func (p *pidLock) lock() (func() error, error) {
-	deadline := time.Now().Add(Timeout)
-	for {
-		err := p.lf.TryLock()
-		if err == nil {
-			return p.lf.Unlock, nil
-		}
-		var temp interface{ Temporary() bool }
-		if !(errors.As(err, &temp) && temp.Temporary()) && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		if !time.Now().Before(deadline) {
-			return nil, fmt.Errorf("%w: nightlyone/lockfile still busy after %s: %w", errTimeout, Timeout, err)
-		}
-		time.Sleep(nightlyPoll)
-	}
-}
-func (p *pidLock) close() error { return nil }
-
-// noLock is the floor's lock: none.
-type noLock struct{}
-
-func (noLock) lock() (func() error, error) { return func() error { return nil }, nil }
-func (noLock) close() error                { return nil }

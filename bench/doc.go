@@ -22,6 +22,7 @@
 // the goals table says MISS with the figure.
 //
 // The harness re-runs its own binary as the worker processes (the
-// environment variable PA_BENCH_ROLE selects the role); it needs a Unix.
+// environment variable PA_BENCH_ROLE selects the role); it builds and runs on
+// Linux and macOS.
 // Measures that need Linux (a tmpfs found in /proc/mounts) say so and skip.
 package main
