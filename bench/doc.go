@@ -22,7 +22,7 @@
 // the goals table says MISS with the figure.
 //
 // The harness re-runs its own binary as the worker processes (the
-// environment variable PA_BENCH_ROLE selects the role); it builds and runs on
-// Linux and macOS.
-// Measures that need Linux (a tmpfs found in /proc/mounts) say so and skip.
+// environment variable PA_BENCH_ROLE selects the role). It builds and runs
+// on Linux and macOS; a measure that needs Linux (the tmpfs, found in
+// /proc/mounts) says so and is skipped elsewhere.
 package main

@@ -68,7 +68,7 @@ func contendedTable(c *contendedResult) table {
 	t.Notes = []string{
 		fmt.Sprintf("Rounds: %d, the contenders interleaved; medians over rounds (ratios: the median of the ratios within each round). The worker processes are this binary run again; all start at once.", len(fl)),
 		"wall: from the start to the last worker's report. CPU: the workers' user+sys (rusage at exit), added up. Lock changed process: the records whose writer differs from the one before them, in the final file. Longest wait: the longest single wait of any acquire, from the call to the moment the lock is held (ours: Options.OnStep at acquire:published). Waiters' CPU: the process CPU clock (CLOCK_PROCESS_CPUTIME_ID) read around each wait, added up over all workers. Timeouts: updates that gave up after 10 s (ours and nightlyone's loop; flock and lockedfile wait without a timeout), added up over the rounds; each was run again, so every record is still checked.",
-		fmt.Sprintf("Checked after every run: each of the %d records present exactly once, each worker's in its order; a lost or doubled record fails the run. The floor is not run here: with no lock it loses records.", c.Workers*c.Updates),
+		fmt.Sprintf("Checked after every run: each of the %d records present exactly once, each worker's in its order; a lost or doubled record fails the run, and so does any error of a worker other than a timeout: a table shown had none. The floor is not run here: with no lock it loses records.", c.Workers*c.Updates),
 	}
 	return t
 }
