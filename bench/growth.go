@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -34,10 +33,11 @@ func buildPA(dir string) (string, error) {
 // growthRound is one `pa dispatch open` at one size, and the baseline of
 // the same round.
 type growthRound struct {
-	Open      time.Duration // the whole pa process
-	PeakRSS   int64         // its ru_maxrss, bytes
-	WriteOnce time.Duration // writing the spawn-log pa wrote, once, in-process
-	WriteBoth time.Duration // writing the spawn-log and the board pa wrote, once each
+	Open       time.Duration // the whole pa process
+	PeakRSS    int64         // its ru_maxrss, bytes
+	SpawnerRSS int64         // the spawner's own ru_maxrss: a floor under PeakRSS
+	WriteOnce  time.Duration // writing the spawn-log pa wrote, once, in-process
+	WriteBoth  time.Duration // writing the spawn-log and the board pa wrote, once each
 }
 
 // growthRun runs pa once on the estate in dir (restored from in first),
@@ -48,16 +48,14 @@ func growthRun(pa, dir string, in *growthInput, verifyFormat bool) (growthRound,
 	if err := in.restore(home); err != nil {
 		return growthRound{}, err
 	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(pa, "--home", home, "dispatch", "open", "--agent", growthAgent, "--title", "growth")
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	elapsed := time.Since(start)
+	rep, err := spawn(pa, "--home", home, "dispatch", "open", "--agent", growthAgent, "--title", "growth")
 	if err != nil {
-		return growthRound{}, fmt.Errorf("pa dispatch open at %d records: %w; stderr: %s", in.N, err, stderr.String())
+		return growthRound{}, fmt.Errorf("pa dispatch open at %d records: %w", in.N, err)
 	}
-	if got := strings.TrimSpace(stdout.String()); got != strconv.Itoa(in.N+1) {
+	if rep.ExitCode != 0 {
+		return growthRound{}, fmt.Errorf("pa dispatch open at %d records: exit %d; stderr: %s", in.N, rep.ExitCode, rep.Stderr)
+	}
+	if got := strings.TrimSpace(rep.Stdout); got != strconv.Itoa(in.N+1) {
 		return growthRound{}, fmt.Errorf("pa dispatch open at %d records printed id %q, want %d", in.N, got, in.N+1)
 	}
 	slPath := filepath.Join(home, filepath.FromSlash(estate.SpawnLogPath(growthAgent)))
@@ -77,7 +75,7 @@ func growthRun(pa, dir string, in *growthInput, verifyFormat bool) (growthRound,
 	if err := checkEstate(home, in.N+1, written); err != nil {
 		return growthRound{}, fmt.Errorf("after pa dispatch open at %d records: %w", in.N, err)
 	}
-	round := growthRound{Open: elapsed, PeakRSS: peakRSS(cmd.ProcessState)}
+	round := growthRound{Open: rep.Wall, PeakRSS: rep.PeakRSS, SpawnerRSS: rep.SelfRSS}
 	once := filepath.Join(dir, "write-once")
 	if err := os.MkdirAll(once, 0o755); err != nil {
 		return growthRound{}, err

@@ -76,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bench: FAIL: %v\n", err)
 		return 1
 	}
-	res.Took = time.Since(began)
+	res.Took, res.LoadEnd = time.Since(began), loadAverage()
 	report := render(res, *note)
 	fmt.Fprint(stdout, report)
 	if write {

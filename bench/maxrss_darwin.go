@@ -13,3 +13,13 @@ func peakRSS(ps *os.ProcessState) int64 {
 	}
 	return 0
 }
+
+// selfPeakRSS is this process's peak resident memory so far in bytes
+// (getrusage(RUSAGE_SELF)), 0 when it cannot tell.
+func selfPeakRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Maxrss
+}

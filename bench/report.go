@@ -18,6 +18,7 @@ type results struct {
 	Growth      *growthResult
 	Names       *namesResult
 	Took        time.Duration
+	LoadEnd     string // the load average at the end (Linux), "" elsewhere
 }
 
 // uncontendedTable is the uncontended measure on one folder: each
@@ -27,8 +28,8 @@ func uncontendedTable(u *uncontendedResult, fs string) table {
 	t := table{
 		Title: fmt.Sprintf("1. Uncontended, on the %s (%s)", u.Label, fs),
 		Head:  []string{"contender", "per update", "vs gofrs/flock", "vs floor", "lock's own cost (over the floor)"},
-		Notes: []string{fmt.Sprintf("One process, %d updates in a row (after %d untimed), each a read-modify-write of a file of %d records (append one, drop the oldest); rounds: %d, the contenders interleaved; medians over rounds. A ratio or a cost is taken within each round (the contender against the baseline of the same round), then the median of those is shown.",
-			u.Updates, uncontendedWarmup, u.Records, len(u.PerUpdate[floor.Key]))},
+		Notes: []string{fmt.Sprintf("One process; per contender and round, %d updates (after %d untimed), each a read-modify-write of its own file of %d records (append one, drop the oldest), run in slices of %d in a row with the contenders' slices interleaved (A B C ... A B C ...), so that a change in the machine's load falls on all alike. Rounds: %d, the order rotating; medians over rounds. A ratio or a cost is taken within each round (the contender against the baseline of the same round), then the median of those is shown.",
+			u.Updates, uncontendedWarmup, u.Records, uncontendedSlice, len(u.PerUpdate[floor.Key]))},
 	}
 	fl, fo := u.PerUpdate[gofrsFlock.Key], u.PerUpdate[floor.Key]
 	for _, c := range allContenders {
@@ -128,6 +129,7 @@ type growthFigures struct {
 	Open, WriteOnce, WriteBoth time.Duration // medians
 	OpenVsOnce                 float64       // median of the per-round ratios
 	PeakRSS                    int64         // median
+	SpawnerRSS                 int64         // the largest spawner's own peak: a floor under PeakRSS
 }
 
 func growthOf(rs []growthRound) growthFigures {
@@ -142,6 +144,9 @@ func growthOf(rs []growthRound) growthFigures {
 		rss = append(rss, r.PeakRSS)
 	}
 	f.PeakRSS = median(rss)
+	for _, r := range rs {
+		f.SpawnerRSS = max(f.SpawnerRSS, r.SpawnerRSS)
+	}
 	return f
 }
 
@@ -151,8 +156,10 @@ func growthTable(g *growthResult) table {
 		Title: "4. Growth: one whole `pa dispatch open` process",
 		Head:  []string{"records", "spawn-log", "board", "pa dispatch open", "write the spawn-log once", "ratio", "write both once", "peak memory", "vs spawn-log size"},
 	}
+	var floorRSS int64
 	for _, n := range g.Sizes {
 		f := growthOf(g.Rounds[n])
+		floorRSS = max(floorRSS, f.SpawnerRSS)
 		t.Rows = append(t.Rows, []string{fmt.Sprintf("%d", n), fmtBytes(g.FileSize[n]), fmtBytes(g.BoardSize[n]),
 			fmtDur(f.Open), fmtDur(f.WriteOnce), fmtRatio(f.OpenVsOnce), fmtDur(f.WriteBoth),
 			fmtBytes(f.PeakRSS), fmtRatio(ratio(float64(f.PeakRSS), float64(g.FileSize[n])))})
@@ -160,7 +167,8 @@ func growthTable(g *growthResult) table {
 	t.Notes = []string{
 		fmt.Sprintf("The real binary (go build ./cmd/pa), run as `pa --home DIR dispatch open --agent %s --title growth` on an estate holding that many records in the spawn-log and as many items on the board (the state after that many opens), generated in the packages' format and checked with spawnlog.Read and board.Read, and, after the first run of each size, byte for byte against what pa wrote. Rounds: %d, the sizes interleaved, the input restored (fsynced) before each run; after each run the spawn-log and the board hold exactly one more, and nothing else is left beside them.",
 			growthAgent, len(g.Rounds[g.Sizes[0]])),
-		"pa dispatch open: the process's wall time, start to exit. Write once: the spawn-log pa wrote, written again in-process with the same path (temp, write, fsync, rename over an existing file, folder fsync); write both: the board too. Ratio: the median of open / write-once within each round. Peak memory: the child's ru_maxrss; its ratio is to the spawn-log's size.",
+		"pa dispatch open: the process's wall time, start to exit. Write once: the spawn-log pa wrote, written again in-process with the same path (temp, write, fsync, rename over an existing file, folder fsync); write both: the board too. Ratio: the median of open / write-once within each round. Peak memory: pa's ru_maxrss; its ratio is to the spawn-log's size.",
+		fmt.Sprintf("pa is started by a small spawner process (this binary again), not by the harness: on Linux a child's ru_maxrss is at least the peak memory of the process that started it, and the harness holds the inputs. The spawners' own peak was at most %s, a floor under the peak memory shown.", fmtBytes(floorRSS)),
 	}
 	return t
 }
@@ -197,11 +205,11 @@ func contenderNotes() table {
 }
 
 // machineText is the report's machine section.
-func machineText(m Machine, took time.Duration, cfg config) string {
+func machineText(m Machine, took time.Duration, cfg config, loadEnd string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "- date: %s\n- cores: %d (%s)\n- system: %s, %s\n- Go: %s\n", m.Date, m.Cores, m.CPU, m.OS, m.Kernel, m.Go)
 	if m.Load != "" {
-		fmt.Fprintf(&b, "- load average at the start: %s (other work shares these cores, so absolute times are noisy; the ratios are within a round)\n", m.Load)
+		fmt.Fprintf(&b, "- load average (1, 5, 15 min) at the start: %s, at the end: %s (other work may share these cores: absolute times are then noisy, the ratios are within a round)\n", m.Load, loadEnd)
 	}
 	for _, f := range m.Folders {
 		fmt.Fprintf(&b, "- %s: %s, %s\n", f.Label, f.Path, f.FS)
@@ -223,7 +231,7 @@ func render(res *results, note string) string {
 		b.WriteString(note + "\n\n")
 	}
 	b.WriteString("Produced by `cd bench && go run .`.\n\n## Machine\n\n")
-	b.WriteString(machineText(res.Machine, res.Took, res.Config))
+	b.WriteString(machineText(res.Machine, res.Took, res.Config, res.LoadEnd))
 	b.WriteString("\n## Results\n\n")
 	var tables []table
 	fsOf := func(label string) string {
@@ -257,5 +265,12 @@ func render(res *results, note string) string {
 	}
 	b.WriteString("## Notes\n\n")
 	b.WriteString(contenderNotes().markdown())
+	b.WriteString("\n## Every round\n\n")
+	for i, t := range roundTables(res) {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(t.markdown())
+	}
 	return b.String()
 }

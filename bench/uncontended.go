@@ -8,74 +8,142 @@ import (
 	"time"
 )
 
-// uncontendedWarmup updates are run before the timed ones of every run:
-// the first open of a folder and the first GC are not the lock's cost.
+// uncontendedWarmup updates are run before the timed ones of every
+// contender in every round: the first open of a folder and the first GC are
+// not the lock's cost.
 const uncontendedWarmup = 5
 
-// uncontendedRun is one run of the uncontended measure: one process, one
-// contender, updates read-modify-writes in a row of a data file that holds
-// records records (each update appends one and drops the oldest, so every
-// update does the same JSON work), in a fresh folder under base. It returns
-// the time per update, and checks the file afterwards (checkWindow).
-func uncontendedRun(c Contender, base string, records, updates int) (time.Duration, error) {
+// uncontendedSlice is how many updates in a row one contender runs before
+// the next contender's turn, within a round.
+const uncontendedSlice = 100
+
+// uncontendedRunner is one contender's part of an uncontended round: its
+// folder, its instance, and the updates it has run.
+type uncontendedRunner struct {
+	c       Contender
+	dir     string
+	inst    Instance
+	records int
+	seq     int // the next record's seq
+	elapsed time.Duration
+	timed   int
+}
+
+// newUncontendedRunner makes a fresh folder under base with a data file of
+// records records, opens c on it and runs the warm-up updates.
+func newUncontendedRunner(c Contender, base string, records int) (*uncontendedRunner, error) {
 	dir, err := os.MkdirTemp(base, "uncontended-"+c.Key+"-")
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	pid := os.Getpid()
+	r := &uncontendedRunner{c: c, dir: dir, records: records, seq: records}
 	var doc Document
 	for i := range records {
-		doc.Records = append(doc.Records, newRecord(0, i, pid, "2026-01-01T00:00:00Z"))
+		doc.Records = append(doc.Records, newRecord(0, i, os.Getpid(), "2026-01-01T00:00:00Z"))
 	}
 	initial, err := encodeDocument(doc)
+	if err == nil {
+		err = writeAtomic(dir, dataName, initial)
+	}
+	if err == nil {
+		r.inst, err = c.Open(dir)
+	}
+	if err == nil {
+		err = r.run(uncontendedWarmup)
+	}
 	if err != nil {
-		return 0, err
+		r.close()
+		return nil, err
 	}
-	if err := writeAtomic(dir, dataName, initial); err != nil {
-		return 0, err
-	}
-	inst, err := c.Open(dir)
-	if err != nil {
-		return 0, err
-	}
-	defer inst.Close()
-	seq := records
-	update := func() error {
-		err := inst.Update(func(current []byte, exists bool) ([]byte, error) {
-			return appendRecord(current, exists, newRecord(0, seq, pid, time.Now().UTC().Format(time.RFC3339Nano)), records)
+	return r, nil
+}
+
+// run runs n updates in a row: each appends one record and drops the
+// oldest, so every update does the same JSON work on records records.
+func (r *uncontendedRunner) run(n int) error {
+	pid := os.Getpid()
+	for range n {
+		err := r.inst.Update(func(current []byte, exists bool) ([]byte, error) {
+			return appendRecord(current, exists, newRecord(0, r.seq, pid, time.Now().UTC().Format(time.RFC3339Nano)), r.records)
 		}, nil)
 		if err != nil {
-			return fmt.Errorf("uncontended %s, update %d: %w", c.Name, seq, err)
+			return fmt.Errorf("uncontended %s, update %d: %w", r.c.Name, r.seq, err)
 		}
-		seq++
-		return nil
+		r.seq++
 	}
-	for range uncontendedWarmup {
-		if err := update(); err != nil {
-			return 0, err
-		}
-	}
-	runtime.GC() // the garbage of the runs before is not this run's
+	return nil
+}
+
+// timedSlice runs n updates in a row and adds their time.
+func (r *uncontendedRunner) timedSlice(n int) error {
 	start := time.Now()
-	for range updates {
-		if err := update(); err != nil {
-			return 0, err
-		}
-	}
-	elapsed := time.Since(start)
-	data, err := os.ReadFile(filepath.Join(dir, dataName))
+	err := r.run(n)
+	r.elapsed += time.Since(start)
+	r.timed += n
+	return err
+}
+
+// check reads the data file back: the last records records, the newest
+// last, none lost (checkWindow).
+func (r *uncontendedRunner) check() error {
+	data, err := os.ReadFile(filepath.Join(r.dir, dataName))
 	if err != nil {
-		return 0, err
+		return err
 	}
 	got, err := decodeDocument(data)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if err := checkWindow(got.Records, records, seq-1); err != nil {
-		return 0, fmt.Errorf("uncontended %s: %w", c.Name, err)
+	if err := checkWindow(got.Records, r.records, r.seq-1); err != nil {
+		return fmt.Errorf("uncontended %s: %w", r.c.Name, err)
 	}
-	return elapsed / time.Duration(updates), nil
+	return nil
+}
+
+func (r *uncontendedRunner) close() {
+	if r.inst != nil {
+		_ = r.inst.Close()
+	}
+	_ = os.RemoveAll(r.dir)
+}
+
+// uncontendedRound is one round of the uncontended measure in base: each
+// contender runs updates read-modify-writes of its own data file of records
+// records, in slices of uncontendedSlice in a row, the contenders' slices
+// interleaved (A B C ... A B C ...) so that a change of the machine's load
+// falls on all of them alike. It returns each contender's time per update
+// and checks every file afterwards.
+func uncontendedRound(cs []Contender, base string, records, updates int) (map[string]time.Duration, error) {
+	runners := make([]*uncontendedRunner, 0, len(cs))
+	defer func() {
+		for _, r := range runners {
+			r.close()
+		}
+	}()
+	for _, c := range cs {
+		r, err := newUncontendedRunner(c, base, records)
+		if err != nil {
+			return nil, err
+		}
+		runners = append(runners, r)
+	}
+	runtime.GC() // the set-up's garbage is not the first slice's
+	for done := 0; done < updates; done += uncontendedSlice {
+		n := min(uncontendedSlice, updates-done)
+		for _, r := range runners {
+			if err := r.timedSlice(n); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := map[string]time.Duration{}
+	for _, r := range runners {
+		if err := r.check(); err != nil {
+			return nil, err
+		}
+		out[r.c.Key] = r.elapsed / time.Duration(r.timed)
+	}
+	return out, nil
 }
 
 // uncontendedResult is the uncontended measure on one folder: each
@@ -84,26 +152,24 @@ type uncontendedResult struct {
 	Label, Dir       string
 	Records, Updates int
 	PerUpdate        map[string][]time.Duration // by contender key, in round order
-	Skipped          string                     // why the measure did not run here, or ""
 }
 
-// measureUncontended runs rounds of the uncontended measure in base:
-// every contender once per round, interleaved (the order rotates from round
-// to round), after checking that the two classes of this project's lock
-// are the ones named on this folder.
+// measureUncontended runs rounds of the uncontended measure in base (the
+// contenders' order rotating from round to round), after checking that the
+// two classes of this project's lock are the ones named on this folder.
 func measureUncontended(label, base string, records, updates, rounds int, progress func(string)) (*uncontendedResult, error) {
 	res := &uncontendedResult{Label: label, Dir: base, Records: records, Updates: updates, PerUpdate: map[string][]time.Duration{}}
 	if err := checkClasses(base); err != nil {
 		return nil, err
 	}
 	for r := range rounds {
-		for _, c := range rotate(allContenders, r) {
-			progress(fmt.Sprintf("uncontended on %s: round %d/%d, %s", label, r+1, rounds, c.Name))
-			d, err := uncontendedRun(c, base, records, updates)
-			if err != nil {
-				return nil, err
-			}
-			res.PerUpdate[c.Key] = append(res.PerUpdate[c.Key], d)
+		progress(fmt.Sprintf("uncontended on the %s: round %d/%d", label, r+1, rounds))
+		per, err := uncontendedRound(rotate(allContenders, r), base, records, updates)
+		if err != nil {
+			return nil, err
+		}
+		for k, d := range per {
+			res.PerUpdate[k] = append(res.PerUpdate[k], d)
 		}
 	}
 	return res, nil

@@ -39,6 +39,8 @@ func runRole(role string) int {
 		err = contendWorker(params)
 	case roleHandoff:
 		err = handoffWorker(params)
+	case roleSpawn:
+		err = spawnWorker(params)
 	default:
 		err = fmt.Errorf("unknown role %q", role)
 	}
