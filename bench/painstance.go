@@ -21,6 +21,9 @@ type paInstance struct {
 	acquired func()
 }
 
+// openPA opens dir through vfs/osfs, and through vfs/nolinkfs over it when
+// links is false (link() then fails with ENOTSUP, so every hold publishes
+// by an exclusive create).
 func openPA(dir string, links bool) (*paInstance, error) {
 	root, err := osfs.New(dir)
 	if err != nil {

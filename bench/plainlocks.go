@@ -23,6 +23,8 @@ type plainInstance struct {
 	l   plainLock
 }
 
+// openPlain is an instance of l on dir; it never fails (the locks open
+// their files at their first lock).
 func openPlain(dir string, l plainLock) (*plainInstance, error) {
 	return &plainInstance{dir: dir, l: l}, nil
 }
