@@ -1,0 +1,28 @@
+// Command bench is the benchmark harness of issue 6: the spawn-log lock
+// measured side by side with the locks a Go user would pick instead, on one
+// machine in one run.
+//
+// Run it from this folder (it is its own module, so the other locks stay out
+// of the main go.mod):
+//
+//	go run .          # the full run, about 7 minutes on 2 cores; writes RESULTS.md
+//	go run . -smoke   # every measure with tiny counts, in seconds; judges nothing
+//
+// Every contender does the same work, a read-modify-write of a JSON file
+// under its lock (the JSON step is [appendRecord]; the write path is a temp
+// file, fsync, rename, folder fsync). The measures are the issue's five:
+// uncontended updates, 8 contending processes, the handoff between two
+// processes, the growth of one `pa dispatch open` with the spawn-log, and
+// the names beside the lock. Rounds interleave the contenders (A B A B) and
+// every figure is a median over rounds; ratios are against a baseline
+// measured in the same round.
+//
+// A run that loses a record, duplicates one, or counts a wrong number of
+// records is a failure (exit 1), never a result. A missed goal is a result:
+// the goals table says MISS with the figure.
+//
+// The harness re-runs its own binary as the worker processes (the
+// environment variable PA_BENCH_ROLE selects the role). It builds and runs
+// on Linux and macOS; a measure that needs Linux (the tmpfs, found in
+// /proc/mounts) says so and is skipped elsewhere.
+package main
