@@ -178,7 +178,7 @@ func scanRecord(s *jsonscan.Scanner, collect bool) (Record, bool) {
 				return r, false
 			}
 		}
-		if str != nil && !scanString(s, str, collect) {
+		if str != nil && !s.StringValue(collectInto(str, collect)) {
 			return r, false
 		}
 		if seen&bit != 0 {
@@ -199,50 +199,17 @@ func scanRecord(s *jsonscan.Scanner, collect bool) (Record, bool) {
 // for ASCII case (the only folding a plain key can have).
 func foldsToField(key []byte) bool {
 	for _, f := range [...]string{"id", "agent", "title", "openedAt", "pid", "hostname"} {
-		if equalFoldASCII(key, f) {
+		if jsonscan.EqualFold(key, f) {
 			return true
 		}
 	}
 	return false
 }
 
-func equalFoldASCII(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
+// collectInto is dst when collect, else nil (the value checked, not kept).
+func collectInto(dst *string, collect bool) *string {
+	if collect {
+		return dst
 	}
-	for i := range len(b) {
-		x, y := b[i], s[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
-
-// scanString reads a string field's value, a string or null (which leaves
-// the field as it is, as encoding/json does), into *dst when collect.
-func scanString(s *jsonscan.Scanner, dst *string, collect bool) bool {
-	if s.Peek() == 'n' {
-		return s.Null()
-	}
-	raw, isPlain, ok := s.String()
-	if !ok {
-		return false
-	}
-	if !collect {
-		return true
-	}
-	if isPlain {
-		*dst = string(raw[1 : len(raw)-1])
-		return true
-	}
-	// An escape or a byte above 0x7e: encoding/json decodes it (and
-	// replaces invalid UTF-8), exactly as the exact parser would.
-	return json.Unmarshal(raw, dst) == nil
+	return nil
 }

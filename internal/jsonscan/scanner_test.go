@@ -96,3 +96,33 @@ func TestSkipDepth(t *testing.T) {
 		t.Errorf("Skip takes %d nested arrays; want not sure", MaxDepth+1)
 	}
 }
+
+// EqualFold folds ASCII case only; StringValue reads a string or null and
+// decodes it as encoding/json does.
+func TestEqualFoldAndStringValue(t *testing.T) {
+	for _, tc := range []struct {
+		key, word string
+		want      bool
+	}{{"id", "id", true}, {"ID", "id", true}, {"nextID", "nextId", true}, {"ids", "id", false}, {"i", "id", false}, {"i\x00", "id", false}, {"[d", "{d", false}} {
+		if got := EqualFold([]byte(tc.key), tc.word); got != tc.want {
+			t.Errorf("EqualFold(%q, %q) = %v; want %v", tc.key, tc.word, got, tc.want)
+		}
+	}
+	for in, want := range map[string]string{`"abc"`: "abc", `null`: "kept", `"a\u00e9\n"`: "a\u00e9\n", "\"\xff\"": "\ufffd", `"\ud800"`: "\ufffd"} {
+		got := "kept"
+		s := Scanner{Data: []byte(in)}
+		if !s.StringValue(&got) || got != want || !s.End() {
+			t.Errorf("StringValue(%q) = %q; want %q", in, got, want)
+		}
+		s = Scanner{Data: []byte(in)}
+		if !s.StringValue(nil) || !s.End() {
+			t.Errorf("StringValue(%q, nil) refused it", in)
+		}
+	}
+	for _, in := range []string{`1`, `true`, `[]`, `{}`, `nul`, `"a`} {
+		s := Scanner{Data: []byte(in)}
+		if s.StringValue(nil) {
+			t.Errorf("StringValue(%q) took it; want not ok", in)
+		}
+	}
+}
