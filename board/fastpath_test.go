@@ -136,6 +136,9 @@ func TestFastPathTakesTheCommonShape(t *testing.T) {
 		`{"version":1,"items":[{"dispatchId":1}]}`,
 		" \r\n\t{ \"items\" : [ ] , \"version\" : 1 } \n",
 		`{"version":1,"items":[{"dispatchId":3,"title":null,"x":[{"y":"\u00e9\n"},1e5,true,null],"addedAt":"\u00e9"}]}`,
+		// Laid out as encode writes it up to a field it does not write:
+		// read key by key from the item's start.
+		"{\"version\":1,\"items\":[{\n      \"dispatchId\": 1,\n      \"title\": \"t\",\n      \"addedAt\": \"a\",\n      \"later\": 1\n    }]}",
 	}
 	slow := []string{
 		`{"Version":1,"items":[{"dispatchId":1}]}`,                // a case variant

@@ -114,8 +114,35 @@ const (
 	fieldAddedAt
 )
 
-// scanItem reads one item of the common shape (see scan).
+// The layout of an item as encode writes it, around its values.
+const (
+	layoutDispatchID = "{\n      \"dispatchId\": "
+	layoutTitle      = ",\n      \"title\": "
+	layoutAddedAt    = ",\n      \"addedAt\": "
+	layoutEnd        = "\n    }"
+)
+
+// scanItem reads one item of the common shape (see scan). An item laid out
+// as encode writes it is read along that layout (the same grammar and
+// checks, with the keys and whitespace compared as one run of bytes each);
+// any other is read key by key.
 func scanItem(s *jsonscan.Scanner, collect bool) (Item, bool) {
+	begin := s.Pos
+	var it Item
+	var ok bool
+	if s.Literal(layoutDispatchID) {
+		if it.DispatchID, ok = s.Int(); ok && it.DispatchID >= 1 &&
+			s.Literal(layoutTitle) && s.StringValue(collectInto(&it.Title, collect)) &&
+			s.Literal(layoutAddedAt) && s.StringValue(collectInto(&it.AddedAt, collect)) && s.Literal(layoutEnd) {
+			return it, true
+		}
+	}
+	s.Pos = begin
+	return scanItemByKey(s, collect)
+}
+
+// scanItemByKey reads one item of the common shape key by key.
+func scanItemByKey(s *jsonscan.Scanner, collect bool) (Item, bool) {
 	var it Item
 	if !s.Byte('{') || s.Byte('}') { // an empty item has no dispatchId: parseExact refuses it
 		return it, false

@@ -145,6 +145,9 @@ func TestFastPathTakesTheCommonShape(t *testing.T) {
 		`{"version":1,"nextId":2,"records":[{"id":1}]}`,
 		" \r\n\t{ \"records\" : [ ] , \"nextId\" : -3 , \"version\" : 1 } \n",
 		`{"version":1,"nextId":9,"records":[{"id":1,"title":null,"pid":-0,"x":[{"y":"\u00e9\n"},1e5,true,null],"hostname":"\u00e9"}]}`,
+		// Laid out as encode writes it up to a field it does not write:
+		// read key by key from the record's start.
+		"{\"version\":1,\"nextId\":9,\"records\":[{\n      \"id\": 1,\n      \"agent\": \"a\",\n      \"title\": \"t\",\n      \"openedAt\": \"o\",\n      \"pid\": 2,\n      \"hostname\": \"h\",\n      \"later\": 1\n    }]}",
 	}
 	slow := []string{
 		`{"version":1,"records":[{"id":1}]}`,                         // no nextId

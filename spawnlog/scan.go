@@ -136,8 +136,42 @@ const (
 	fieldHostname
 )
 
-// scanRecord reads one record of the common shape (see scan).
+// The layout of a record as encode writes it, around its values.
+const (
+	layoutID       = "{\n      \"id\": "
+	layoutAgent    = ",\n      \"agent\": "
+	layoutTitle    = ",\n      \"title\": "
+	layoutOpenedAt = ",\n      \"openedAt\": "
+	layoutPID      = ",\n      \"pid\": "
+	layoutHostname = ",\n      \"hostname\": "
+	layoutEnd      = "\n    }"
+)
+
+// scanRecord reads one record of the common shape (see scan). A record laid
+// out as encode writes it is read along that layout (the same grammar and
+// checks, with the keys and whitespace compared as one run of bytes each);
+// any other is read key by key.
 func scanRecord(s *jsonscan.Scanner, collect bool) (Record, bool) {
+	begin := s.Pos
+	var r Record
+	var ok bool
+	if s.Literal(layoutID) {
+		if r.ID, ok = s.Int(); ok && r.ID >= 1 && r.ID < math.MaxInt &&
+			s.Literal(layoutAgent) && s.StringValue(collectInto(&r.Agent, collect)) &&
+			s.Literal(layoutTitle) && s.StringValue(collectInto(&r.Title, collect)) &&
+			s.Literal(layoutOpenedAt) && s.StringValue(collectInto(&r.OpenedAt, collect)) &&
+			s.Literal(layoutPID) {
+			if r.PID, ok = s.Int(); ok && s.Literal(layoutHostname) && s.StringValue(collectInto(&r.Hostname, collect)) && s.Literal(layoutEnd) {
+				return r, true
+			}
+		}
+	}
+	s.Pos = begin
+	return scanRecordByKey(s, collect)
+}
+
+// scanRecordByKey reads one record of the common shape key by key.
+func scanRecordByKey(s *jsonscan.Scanner, collect bool) (Record, bool) {
 	var r Record
 	if !s.Byte('{') {
 		return r, false

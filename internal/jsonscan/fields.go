@@ -45,5 +45,10 @@ func (s *Scanner) StringValue(dst *string) bool {
 		*dst = string(raw[1 : len(raw)-1])
 		return true
 	}
-	return json.Unmarshal(raw, dst) == nil
+	var v string // not dst itself: it would escape to the heap, and with it its whole struct, on every call
+	if json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	*dst = v
+	return true
 }

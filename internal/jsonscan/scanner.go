@@ -1,6 +1,9 @@
 package jsonscan
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // MaxDepth is how deeply arrays and objects may nest inside a value that
 // [Scanner.Skip] skips; deeper input is "not sure" (encoding/json itself
@@ -20,14 +23,14 @@ type Scanner struct {
 
 // space skips JSON whitespace.
 func (s *Scanner) space() {
-	for s.Pos < len(s.Data) {
-		switch s.Data[s.Pos] {
-		case ' ', '\n', '\t', '\r':
-			s.Pos++
-		default:
-			return
+	d, i := s.Data, s.Pos
+	for i < len(d) {
+		if c := d[i]; c > ' ' || c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+			break
 		}
+		i++
 	}
+	s.Pos = i
 }
 
 // Peek returns the next byte after whitespace without reading it, or 0 at
@@ -50,6 +53,18 @@ func (s *Scanner) Byte(c byte) bool {
 	return true
 }
 
+// Literal reads the bytes lit exactly as they are, with no whitespace
+// skipped first: a fast way through a layout known in advance (the
+// structure and whitespace between values, as an encoder writes them). It
+// returns false, reading nothing, when Data does not go on with lit.
+func (s *Scanner) Literal(lit string) bool {
+	if len(s.Data)-s.Pos < len(lit) || string(s.Data[s.Pos:s.Pos+len(lit)]) != lit {
+		return false
+	}
+	s.Pos += len(lit)
+	return true
+}
+
 // End reports whether nothing but JSON whitespace is left.
 func (s *Scanner) End() bool {
 	s.space()
@@ -57,13 +72,34 @@ func (s *Scanner) End() bool {
 }
 
 // plain[c] is true for the bytes a string may hold as they are and that
-// need no decoding: printable ASCII but '"' and '\'.
+// need no decoding: ASCII from the space up, but '"' and '\'.
 var plain = func() (t [256]bool) {
-	for c := 0x20; c < 0x7f; c++ {
+	for c := 0x20; c < 0x80; c++ {
 		t[c] = c != '"' && c != '\\'
 	}
 	return t
 }()
+
+// plainRun returns the offset of the first byte from i on that is not
+// plain, or len(d): eight bytes at a time while it can (a test of the eight
+// bytes as one word), then byte by byte.
+func plainRun(d []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(d); i += 8 {
+		x := binary.LittleEndian.Uint64(d[i:])
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		// The high bit of a byte is set in each term where it is below
+		// 0x20, is '"', is '\\', or is above 0x7f (only ever where some byte
+		// is: the borrows run upwards from a byte that is).
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(b-ones)&^b|x)&highs != 0 {
+			break
+		}
+	}
+	for i < len(d) && plain[d[i]] {
+		i++
+	}
+	return i
+}
 
 // Key reads an object key that is plain (printable ASCII, no escape) and
 // the ':' after it, and returns the key's bytes without the quotes (a slice
@@ -75,10 +111,7 @@ func (s *Scanner) Key() (key []byte, ok bool) {
 		return nil, false
 	}
 	start := s.Pos + 1
-	i := start
-	for i < len(s.Data) && plain[s.Data[i]] {
-		i++
-	}
+	i := plainRun(s.Data, start)
 	if i == len(s.Data) || s.Data[i] != '"' {
 		return nil, false
 	}
@@ -102,9 +135,7 @@ func (s *Scanner) String() (raw []byte, isPlain, ok bool) {
 	i := start + 1
 	isPlain = true
 	for {
-		for i < len(d) && plain[d[i]] {
-			i++
-		}
+		i = plainRun(d, i)
 		if i == len(d) {
 			return nil, false, false
 		}
@@ -130,7 +161,7 @@ func (s *Scanner) String() (raw []byte, isPlain, ok bool) {
 			default:
 				return nil, false, false
 			}
-		default: // 0x7f and above: taken as they are, decoded by the parser
+		default: // above 0x7f: taken as they are, decoded by the parser
 			isPlain = false
 			i++
 		}
@@ -146,11 +177,7 @@ func (s *Scanner) Null() bool { return s.literal("null") }
 
 func (s *Scanner) literal(word string) bool {
 	s.space()
-	if len(s.Data)-s.Pos < len(word) || string(s.Data[s.Pos:s.Pos+len(word)]) != word {
-		return false
-	}
-	s.Pos += len(word)
-	return true
+	return s.Literal(word)
 }
 
 // Int reads an integer literal (-?(0|[1-9][0-9]*)) that fits an int and is

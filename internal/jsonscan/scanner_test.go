@@ -71,7 +71,7 @@ func TestKeyAndString(t *testing.T) {
 			t.Errorf("Key(%q) = %q, ok; want not ok", in, k)
 		}
 	}
-	for in, wantPlain := range map[string]bool{`"abc"`: true, `""`: true, `"a\nb"`: false, "\"é\"": false, "\"\x7f\"": false, `"\u0041"`: false} {
+	for in, wantPlain := range map[string]bool{`"abc"`: true, `""`: true, `"a\nb"`: false, "\"é\"": false, "\"\x7f\"": true, "\"\x80\"": false, "\"abcdefgh\u00e9ijk\"": false, "\"abcdefghijklmnop\\\\\"": false, `"\u0041"`: false} {
 		s := Scanner{Data: []byte(in)}
 		raw, isPlain, ok := s.String()
 		if !ok || string(raw) != in || isPlain != wantPlain {
@@ -124,5 +124,31 @@ func TestEqualFoldAndStringValue(t *testing.T) {
 		if s.StringValue(nil) {
 			t.Errorf("StringValue(%q) took it; want not ok", in)
 		}
+	}
+}
+
+// plainRun, eight bytes at a time, stops where the byte-by-byte rule does:
+// at each byte that is not plain (a control character, '"', '\', 0x80 and
+// above), wherever it is in a word, and at the end.
+func TestPlainRun(t *testing.T) {
+	for _, bad := range []byte{0x00, 0x01, 0x1f, '"', '\\', 0x80, 0xc3, 0xff} {
+		for n := range 24 {
+			for at := range n + 1 {
+				d := bytes.Repeat([]byte("a~ !#[]}"), 3)[:n]
+				d = append(d[:at:at], append([]byte{bad}, d[at:]...)...)
+				want := 0
+				for want < len(d) && plain[d[want]] {
+					want++
+				}
+				for from := range min(at+1, 9) {
+					if got := plainRun(d, from); got != want {
+						t.Fatalf("plainRun(%q, %d) = %d; want %d", d, from, got, want)
+					}
+				}
+			}
+		}
+	}
+	if got := plainRun([]byte("abcdefghijklmnopq"), 0); got != 17 {
+		t.Errorf("plainRun of 17 plain bytes = %d; want 17", got)
 	}
 }
