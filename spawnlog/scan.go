@@ -21,7 +21,7 @@ type scanned struct {
 	raw     []json.RawMessage
 }
 
-// The keys of the spawn-log's top-level object, and of a record.
+// The keys of the spawn-log's top-level object, by their bit.
 const (
 	keyVersion = 1 << iota
 	keyNextID
