@@ -73,8 +73,24 @@ func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 
 // Parse reads the bytes of the board name. It returns a *CorruptError when
 // they are not one JSON object of a known version with an "items" array of
-// objects that each have an integer "dispatchId" of at least 1.
+// objects that each have an integer "dispatchId" of at least 1. The Board
+// refers to data (each item's bytes, kept for a rewrite): do not change
+// data while the Board is in use.
+//
+// The semantics are encoding/json's (keys matched to fields without regard
+// to case, the last of duplicate keys kept, no unknown key at the top
+// level). The common shape, as pa writes it, is read by a hand-written
+// scan; anything else, and every error, is decided by encoding/json.
 func Parse(name string, data []byte) (Board, error) {
+	if s, ok := scan(data, true, 0); ok {
+		return Board{Items: s.items, raw: s.raw}, nil
+	}
+	return parseExact(name, data)
+}
+
+// parseExact is Parse by encoding/json alone: it decides every error and
+// its message.
+func parseExact(name string, data []byte) (Board, error) {
 	corrupt := func(err error) (Board, error) { return Board{}, &CorruptError{Path: name, Err: err} }
 	var doc document
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -124,7 +140,9 @@ func Read(fsys vfs.FS, agent string) (Board, error) {
 	return Parse(name, data)
 }
 
-// Has reports whether the dispatch id is on the board.
+// Has reports whether the dispatch id is on the board. It looks at every
+// item: to ask about many ids, make a set of the items' ids once (as
+// [Check] does).
 func (b Board) Has(id int) bool {
 	for _, it := range b.Items {
 		if it.DispatchID == id {

@@ -58,7 +58,8 @@ func TestOpenDispatchPatchesTheBoard(t *testing.T) {
 }
 
 // A board that does not parse is never overwritten, and the spawn-log is
-// not touched either (the board is checked first).
+// not touched either: the board is read and checked under the lock, before
+// the spawn-log commit.
 func TestCorruptBoardIsNeverOverwritten(t *testing.T) {
 	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
 		for _, doc := range []string{"", "{", `{"version":9,"items":[]}`, `{"version":1,"items":[{"title":"no id"}]}`, `[]`, `{"version":1,"items":{}}`, `{"version":1,"items":[{"dispatchId":"1"}]}`, `{"version":1,"items":[]}}`} {

@@ -126,8 +126,14 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	if err != nil {
 		return corrupt(problems, agent, err)
 	}
+	// One set of the board's ids, so the check is linear in the records
+	// and items, not their product.
+	onBoard := make(map[int]struct{}, len(b.Items))
+	for _, it := range b.Items {
+		onBoard[it.DispatchID] = struct{}{}
+	}
 	for _, r := range log.Records {
-		if !b.Has(r.ID) {
+		if _, ok := onBoard[r.ID]; !ok {
 			problems = append(problems, Problem{Kind: KindNotOnBoard, Agent: agent, Path: estate.BoardPath(agent), DispatchID: r.ID})
 		}
 	}

@@ -12,6 +12,10 @@
 // longer than the stale window and every dispatch of the spawn-log that is
 // not on the board.
 //
-// A board that does not parse is never overwritten: the write fails with a
-// *CorruptError naming the file.
+// A board that does not parse is never overwritten: [OpenDispatch] reads
+// and checks the board once per hold, under the lock and before the
+// spawn-log commit, and fails with a *CorruptError naming the file, having
+// written nothing. The board write is made from that one read, as a splice
+// (the items' bytes as read, then the new one), like the spawn-log's, and
+// [Check] is linear in the records and items.
 package board

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/pa-toolkit/pa/estate"
@@ -16,7 +17,8 @@ import (
 // whose board write did not happen (spec: Hold and commit, the board write;
 // row R24). Err says why: it matches locking.ErrLockLost when the spawn-log
 // lock was lost before the board's rename (the board write was skipped), or
-// is a *CorruptError or an FS error. `pa board check` names such a dispatch.
+// is the FS's error (a board that does not parse is found before the
+// spawn-log commit, so it is never the reason here). `pa board check` names such a dispatch.
 type NotOnBoardError struct {
 	// Agent is the agent whose board was not written.
 	Agent string
@@ -39,51 +41,86 @@ func (e *NotOnBoardError) Error() string {
 func (e *NotOnBoardError) Unwrap() error { return e.Err }
 
 // OpenDispatch is `pa dispatch open`: it appends a record for agent to its
-// spawn-log under the spawn-log lock ([spawnlog.Append]), then, with that
-// lock still held, puts the dispatch on the agent's board with
+// spawn-log under the spawn-log lock ([spawnlog.AppendPrepared]), then, with
+// that lock still held, puts the dispatch on the agent's board with
 // [locking.Hold.WriteFenced]: the board's own temp file in the board folder,
 // synced, the same fence before its rename (spec: The steps, Hold and
 // commit). opts are the lock's options (timeout, host, clock, OnStep); its
 // AfterCommit, if set, runs after the board write.
 //
-// A board that does not parse is checked before the spawn-log is touched
-// and is never overwritten. Errors: an *estate.AgentError (nothing
-// touched); a *CorruptError for the board or a *spawnlog.CorruptError
-// (nothing written); the lock's errors ([spawnlog.Append]); and, once the
-// record has landed, a *locking.NotSyncedError (a folder sync failed after
-// the spawn-log's or the board's rename: both writes landed) or a
-// *NotOnBoardError naming its id, returned together with the record (it matches locking.ErrLockLost when the lock was lost
-// before the board's rename: row R24).
+// The board is read once per hold, under the lock, before the spawn-log is
+// written: a board that does not parse stops the open there, with nothing
+// written, and is never overwritten. That one read is what the board write
+// after the commit is made from (a splice, as [spawnlog.Append] does, for
+// the common shape; a whole encode otherwise). A hold that loses its lock
+// reads the board again in the next.
+//
+// Errors: an *estate.AgentError (nothing touched); a *CorruptError for the
+// board or a *spawnlog.CorruptError (nothing written); the lock's errors
+// ([spawnlog.Append]); and, once the record has landed, a
+// *locking.NotSyncedError (a folder sync failed after the spawn-log's or
+// the board's rename: both writes landed) or a *NotOnBoardError naming its
+// id, returned together with the record (it matches locking.ErrLockLost
+// when the lock was lost before the board's rename: row R24).
 func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts locking.Options) (spawnlog.Record, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
-		return spawnlog.Record{}, err
-	}
-	if _, err := Read(fsys, agent); err != nil {
 		return spawnlog.Record{}, err
 	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
-	put := func(h *locking.Hold, rec spawnlog.Record) error {
-		// The board folder is made here, under the lock, so an open that
-		// fails before its commit leaves no board folder behind.
-		b, err := Read(fsys, agent)
-		if err == nil {
-			err = vfs.MkdirAll(fsys, estate.BoardDir(agent), 0o755)
-		}
-		if err == nil {
-			b.add(Item{DispatchID: rec.ID, Title: rec.Title, AddedAt: now().UTC().Format("2006-01-02T15:04:05.000Z")})
-			err = h.WriteFenced(estate.BoardPath(agent), b.encode())
-		}
-		var notSynced *locking.NotSyncedError
-		if errors.As(err, &notSynced) {
-			return err // the board write landed; only its folder sync failed
-		}
+	name := estate.BoardPath(agent)
+	prepare := func(rec spawnlog.Record) (spawnlog.AfterAppend, error) {
+		add, err := readForAdd(fsys, name, rec.ID)
 		if err != nil {
-			return &NotOnBoardError{Agent: agent, DispatchID: rec.ID, Err: err}
+			return nil, err // checked before the spawn-log commit: nothing is written
 		}
-		return nil
+		return func(h *locking.Hold, rec spawnlog.Record) error {
+			// The board folder is made here, under the lock, so an open
+			// that fails before its commit leaves no board folder behind.
+			err := vfs.MkdirAll(fsys, estate.BoardDir(agent), 0o755)
+			if err == nil {
+				it := Item{DispatchID: rec.ID, Title: rec.Title, AddedAt: now().UTC().Format("2006-01-02T15:04:05.000Z")}
+				err = h.WriteFenced(name, add(it)...)
+			}
+			var notSynced *locking.NotSyncedError
+			if errors.As(err, &notSynced) {
+				return err // the board write landed; only its folder sync failed
+			}
+			if err != nil {
+				return &NotOnBoardError{Agent: agent, DispatchID: rec.ID, Err: err}
+			}
+			return nil
+		}, nil
 	}
-	return spawnlog.Append(ctx, fsys, agent, title, put, opts)
+	return spawnlog.AppendPrepared(ctx, fsys, agent, title, prepare, opts)
+}
+
+// readForAdd reads the board name once and checks it, for the dispatch id:
+// it returns the function that gives the new board, in parts, with an item
+// added for that dispatch (none when it is on the board already), or a
+// *CorruptError when the board does not parse. A missing board is empty.
+func readForAdd(fsys vfs.FS, name string, id int) (func(Item) [][]byte, error) {
+	data, _, err := vfs.ReadFile(fsys, name, 0)
+	s, fast := scanned{}, true
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		data = nil
+	case err != nil:
+		return nil, err
+	default:
+		s, fast = scan(data, false, id)
+	}
+	if fast && !s.found {
+		return func(it Item) [][]byte { return splice(data, s, it) }, nil
+	}
+	b, err := parseExact(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return func(it Item) [][]byte {
+		b.add(it)
+		return [][]byte{b.encode()}
+	}, nil
 }

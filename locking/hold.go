@@ -53,29 +53,35 @@ func (h *Hold) Fence() error {
 // Commit writes data to the guarded file under this hold (spec: The steps,
 // Hold and commit): the temp file name.tmp-<host>-<pid>-<attempt>, synced
 // (commit:temp-written), the fence (commit:fenced), the rename over the file
-// (commit:renamed), then a sync of the folder where the FS allows. It returns
+// (commit:renamed), then a sync of the folder where the FS allows. data is
+// the new content in parts, written one after the other into the temp file
+// (the file's content is their concatenation; none is copied, so a part may
+// be a slice of what was read; no part: an empty file). It returns
 // ErrLockLost, with nothing committed and the temp file removed, when the
 // fence refuses, and a *NotSyncedError when the rename landed but the folder
-// sync failed (the data is in the file: never commit it again).
-func (h *Hold) Commit(data []byte) error {
+// sync failed (the data is in the file: never commit it again). When a
+// part's write fails, nothing is committed and the temp file is removed.
+func (h *Hold) Commit(data ...[]byte) error {
 	return h.writeFenced(h.n.target, data, true)
 }
 
 // WriteFenced writes data to another file, name, while this hold is kept:
 // its own temp file beside it (name.tmp-<host>-<pid>-<attempt>, synced), the
 // same fence before its rename, then a sync of its folder (spec: Hold and
-// commit, the board write). It returns ErrLockLost, writing nothing, when the
-// fence refuses, and a *NotSyncedError when the rename landed but the folder
-// sync failed. No step is reported and the sweep never touches its temp
-// files.
-func (h *Hold) WriteFenced(name string, data []byte) error {
+// commit, the board write). data is the content in parts, as for
+// [Hold.Commit]. It returns ErrLockLost, writing nothing, when the fence
+// refuses, and a *NotSyncedError when the rename landed but the folder sync
+// failed. No step is reported and the sweep never touches its temp files.
+func (h *Hold) WriteFenced(name string, data ...[]byte) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
 	return h.writeFenced(name, data, false)
 }
 
-func (h *Hold) writeFenced(name string, data []byte, steps bool) error {
+// writeFenced is the temp file, the fence and the rename of Commit and
+// WriteFenced, the parts written in order.
+func (h *Hold) writeFenced(name string, parts [][]byte, steps bool) error {
 	if h.released {
 		return fmt.Errorf("locking: write of %s after release: %w", name, ErrLockLost)
 	}
@@ -89,7 +95,7 @@ func (h *Hold) writeFenced(name string, data []byte, steps bool) error {
 		return err
 	}
 	tmp := name + ".tmp-" + h.n.owned(attempt)
-	if err := vfs.WriteFileExclusive(h.fsys, tmp, data, 0o644, true); err != nil {
+	if err := vfs.WritePartsExclusive(h.fsys, tmp, 0o644, true, parts...); err != nil {
 		if !errors.Is(err, fs.ErrExist) {
 			_ = h.fsys.Remove(tmp)
 		}

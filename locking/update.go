@@ -18,6 +18,15 @@ import (
 // nothing written.
 type UpdateFunc func(current []byte, exists bool) ([]byte, error)
 
+// PartsFunc is an [UpdateFunc] that gives the new content in parts, which
+// the commit writes one after the other (the file's content is their
+// concatenation; see [Hold.Commit]). A part may be a slice of current (a
+// splice of what was read, with no copy): current is read afresh for each
+// hold and never changed or reused by the lock. The same rules as for an
+// UpdateFunc hold: it may run more than once, each time on that hold's
+// read, and its error ends the update with nothing written.
+type PartsFunc func(current []byte, exists bool) ([][]byte, error)
+
 // Update runs the whole read-modify-write of the file name under its lock
 // (spec: The steps, Acquire then Hold and commit then Release; Guarantees):
 // acquire, read (hold:read), fn, commit by a fenced temp-file rename, then
@@ -35,6 +44,21 @@ type UpdateFunc func(current []byte, exists bool) ([]byte, error)
 // (the commit has landed then, and is never repeated); ctx's error; the FS's
 // errors.
 func Update(ctx context.Context, fsys vfs.FS, name string, fn UpdateFunc, opts Options) error {
+	return UpdateParts(ctx, fsys, name, func(current []byte, exists bool) ([][]byte, error) {
+		next, err := fn(current, exists)
+		if err != nil {
+			return nil, err
+		}
+		return [][]byte{next}, nil
+	}, opts)
+}
+
+// UpdateParts is [Update] with fn giving the new content in parts (a
+// [PartsFunc]): the same steps, OnStep calls, retry after a lost lock and
+// errors, the file read once per hold and the parts written into the
+// commit's temp file in order, none copied. It lets a change that keeps
+// most of a large file write it from slices of the bytes read.
+func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, opts Options) error {
 	e := opts.env()
 	start := time.Now()
 	deadline := start.Add(e.timeout)
@@ -78,17 +102,18 @@ func Update(ctx context.Context, fsys vfs.FS, name string, fn UpdateFunc, opts O
 	}
 }
 
-// readModifyWrite is one hold's read, change and fenced commit.
-func (h *Hold) readModifyWrite(fn UpdateFunc) error {
+// readModifyWrite is one hold's read, change and fenced commit: the file
+// is read once, and fn's parts are committed as they are.
+func (h *Hold) readModifyWrite(fn PartsFunc) error {
 	current, _, err := vfs.ReadFile(h.fsys, h.n.target, 0)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	h.e.step(StepHoldRead)
-	next, err := fn(current, exists)
+	parts, err := fn(current, exists)
 	if err != nil {
 		return err
 	}
-	return h.Commit(next)
+	return h.Commit(parts...)
 }

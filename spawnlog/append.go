@@ -19,13 +19,30 @@ const openedAtLayout = "2006-01-02T15:04:05.000Z"
 // record as committed.
 type AfterAppend func(h *locking.Hold, rec Record) error
 
+// Prepare is called by [AppendPrepared] under the spawn-log lock in every
+// run of the read-modify-write (again after a lost lock), once that run
+// has read the spawn-log and made its record rec, before its commit: it
+// reads and checks what the step after the commit needs, and returns that
+// step (nil: none), which runs if this run's commit lands. An error from
+// Prepare ends the Append with nothing written. Each run calls it afresh,
+// so what it read in an earlier run (under a lock since lost) is never
+// used.
+type Prepare func(rec Record) (AfterAppend, error)
+
 // Append adds one dispatch record for agent to its spawn-log under the
-// spawn-log's lock, through [locking.Update] (spec: The steps, Hold and
+// spawn-log's lock, through [locking.UpdateParts] (spec: The steps, Hold and
 // commit): the id is the log's nextId as read under the lock, openedAt is
 // opts.Now (or the clock) in UTC, and pid and hostname are opts.Host's (or
 // this process's). The agent's folder is created when missing. When then is
 // not nil it runs after the commit, with the lock still held; opts's own
 // AfterCommit, if set, runs after it.
+//
+// The spawn-log is read once per hold, and written by a splice: the common
+// shape (as pa writes it) is checked by a hand-written scan, and the new
+// document is a new head, the old records' bytes as read, and the new
+// record; anything else is parsed by encoding/json and written whole (see
+// [Parse]). Either way the result is what [Parse] would read back with the
+// record appended.
 //
 // Errors: an *estate.AgentError (a usage error; nothing is touched) when
 // agent is not a safe name; a *CorruptError when the spawn-log does not
@@ -36,6 +53,16 @@ type AfterAppend func(h *locking.Hold, rec Record) error
 // record has landed and is returned with it, never committed twice; on every
 // other error the zero Record is returned and nothing was committed.
 func Append(ctx context.Context, fsys vfs.FS, agent, title string, then AfterAppend, opts locking.Options) (Record, error) {
+	return AppendPrepared(ctx, fsys, agent, title, func(Record) (AfterAppend, error) { return then, nil }, opts)
+}
+
+// AppendPrepared is [Append] with a [Prepare] step under the lock before the
+// commit (prepare may be nil): what it returns runs after the commit, as
+// then does for Append. It is how `pa dispatch open` reads and checks the
+// board once per hold, before the spawn-log is written, and writes the
+// board from that one read (board.OpenDispatch). Errors: Append's, and
+// prepare's (nothing written).
+func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepare Prepare, opts locking.Options) (Record, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return Record{}, err
 	}
@@ -52,27 +79,29 @@ func Append(ctx context.Context, fsys vfs.FS, agent, title string, then AfterApp
 	}
 	name := estate.SpawnLogPath(agent)
 
-	// fn may run more than once (again after a lost lock); rec is the
-	// record of the run whose commit landed when AfterCommit is reached.
+	// fn may run more than once (again after a lost lock); rec and then are
+	// the record and after-commit step of the run whose commit landed when
+	// AfterCommit is reached.
 	var rec Record
-	fn := func(current []byte, exists bool) ([]byte, error) {
-		log := Log{NextID: 1}
-		if exists {
-			var err error
-			if log, err = Parse(name, current); err != nil {
-				return nil, err
-			}
-		}
-		var err error
-		rec, err = log.appendRecord(Record{
+	var then AfterAppend
+	fn := func(current []byte, exists bool) ([][]byte, error) {
+		rec, then = Record{}, nil
+		r := Record{
 			Agent: agent, Title: title,
 			OpenedAt: now().UTC().Format(openedAtLayout),
 			PID:      host.PID(), Hostname: host.Hostname(),
-		})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		return log.encode(), nil
+		parts, err := appendParts(name, current, exists, &r)
+		if err != nil {
+			return nil, err
+		}
+		if prepare != nil {
+			if then, err = prepare(r); err != nil {
+				return nil, err
+			}
+		}
+		rec = r
+		return parts, nil
 	}
 	landed := false
 	after := opts.AfterCommit
@@ -88,9 +117,34 @@ func Append(ctx context.Context, fsys vfs.FS, agent, title string, then AfterApp
 		}
 		return nil
 	}
-	err := locking.Update(ctx, fsys, name, fn, opts)
+	err := locking.UpdateParts(ctx, fsys, name, fn, opts)
 	if err != nil && !landed {
 		return Record{}, err
 	}
 	return rec, err
+}
+
+// appendParts gives r its id from the spawn-log read (current; exists false:
+// none yet) and returns the new document in parts: a splice onto current
+// when the fast scan reads it, else the exact parse and a whole encode.
+func appendParts(name string, current []byte, exists bool, r *Record) ([][]byte, error) {
+	s, fast := scanned{nextID: 1}, true
+	if exists {
+		s, fast = scan(current, false)
+	}
+	if fast {
+		if err := nextFree(s.nextID); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		r.ID = s.nextID
+		return splice(current, s, *r, s.nextID+1), nil
+	}
+	log, err := parseExact(name, current)
+	if err != nil {
+		return nil, err
+	}
+	if *r, err = log.appendRecord(*r); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return [][]byte{log.encode()}, nil
 }

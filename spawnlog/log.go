@@ -62,8 +62,24 @@ var (
 // (naming name) when they are not one JSON object of a known version with a
 // "records" array of objects that each have an integer "id" of at least 1
 // and below the largest integer (so that a next id can follow it). A
-// missing nextId is taken as one more than the highest id.
+// missing nextId is taken as one more than the highest id. The Log refers to
+// data (each record's bytes, kept for a rewrite): do not change data while
+// the Log is in use.
+//
+// The semantics are encoding/json's (keys matched to fields without regard
+// to case, the last of duplicate keys kept, no unknown key at the top
+// level). The common shape, as pa writes it, is read by a hand-written
+// scan; anything else, and every error, is decided by encoding/json.
 func Parse(name string, data []byte) (Log, error) {
+	if s, ok := scan(data, true); ok {
+		return Log{NextID: s.nextID, Records: s.records, raw: s.raw}, nil
+	}
+	return parseExact(name, data)
+}
+
+// parseExact is Parse by encoding/json alone: it decides every error and
+// its message.
+func parseExact(name string, data []byte) (Log, error) {
 	corrupt := func(err error) (Log, error) { return Log{}, &CorruptError{Path: name, Err: err} }
 	var doc document
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -110,8 +126,8 @@ func Parse(name string, data []byte) (Log, error) {
 // the record as added. It returns ErrNoIDLeft, and changes nothing, when
 // NextID is the largest integer: NextID+1 would wrap around.
 func (l *Log) appendRecord(r Record) (Record, error) {
-	if l.NextID == math.MaxInt {
-		return Record{}, fmt.Errorf("nextId is %d, the largest integer: %w", l.NextID, ErrNoIDLeft)
+	if err := nextFree(l.NextID); err != nil {
+		return Record{}, err
 	}
 	r.ID = l.NextID
 	l.NextID++

@@ -10,7 +10,9 @@ import (
 // permission bits perm, through [FS.Mkdir]. A name that exists and is a
 // directory is not an error; one that exists and is not a directory fails
 // with a *fs.PathError wrapping syscall.ENOTDIR semantics (it matches
-// neither fs.ErrExist nor fs.ErrNotExist).
+// neither fs.ErrExist nor fs.ErrNotExist). A name that exists but cannot be
+// looked at (a symbolic link the FS refuses to follow out of its root)
+// fails with the error of that look (Stat), not with fs.ErrExist.
 func MkdirAll(fsys FS, name string, perm fs.FileMode) error {
 	if name == "." || name == "" {
 		return nil
@@ -26,8 +28,12 @@ func MkdirAll(fsys FS, name string, perm fs.FileMode) error {
 	}
 	err := fsys.Mkdir(name, perm)
 	if err != nil && errors.Is(err, fs.ErrExist) {
-		if fi, serr := fsys.Stat(name); serr == nil && fi.IsDir() {
+		fi, serr := fsys.Stat(name)
+		switch {
+		case serr == nil && fi.IsDir():
 			return nil // created meanwhile by another process
+		case serr != nil && !errors.Is(serr, fs.ErrNotExist):
+			return serr // it is there but cannot be looked at (a link that leads out of the root): say why
 		}
 	}
 	return err

@@ -42,6 +42,14 @@ func TestOpenErrorLines(t *testing.T) {
 			t.Errorf("R24 line for %s in %q: %v; want exit 2 and\n%q", tc.agent, tc.home, err, tc.want)
 		}
 	}
+	// A board write that failed after the commit for another reason (an
+	// FS error): exit 2, the id and the reason, escaped.
+	failed := &board.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: fmt.Errorf("rename agents/demo/board/board.json.tmp-x: %w \x1b[2J", syscall.EIO)}
+	err := openError(e.FS, advice{pa: "pa", agent: "demo"}, time.Second, spawnlog.Record{ID: 7}, failed, locking.Options{})
+	var ee *exitError
+	if want := `agents/demo/spawn-log.json.lock (no holder): dispatch 7 is in agents/demo/spawn-log.json but not on the board: rename agents/demo/board/board.json.tmp-x: input/output error \x1b[2J; pa board check --agent demo names it`; !errors.As(err, &ee) || ee.code != exitProblem || ee.msg != want {
+		t.Errorf("a failed board write: %v; want exit 2 and\n%q", err, want)
+	}
 	if got := board.Program("/tmp/X"); got != "pa --home /tmp/X" {
 		t.Errorf("Program = %q; want pa --home /tmp/X", got)
 	}
@@ -49,8 +57,7 @@ func TestOpenErrorLines(t *testing.T) {
 	// Fenced out until the wait ran out, with a live holder now.
 	estatetest.WriteFile(t, e.Dir, "agents/demo/spawn-log.json.lock", lockJSON(live, hostname(), time.Now()))
 	a := advice{pa: "pa --home /tmp/X", home: "/tmp/X", agent: "demo"}
-	err := openError(e.FS, a, time.Second, spawnlog.Record{}, fmt.Errorf("x: %w", locking.ErrLockLost), locking.Options{})
-	var ee *exitError
+	err = openError(e.FS, a, time.Second, spawnlog.Record{}, fmt.Errorf("x: %w", locking.ErrLockLost), locking.Options{})
 	lead := fmt.Sprintf("agents/demo/spawn-log.json.lock held by pid %d ", live)
 	if !errors.As(err, &ee) || ee.code != exitProblem || !strings.HasPrefix(ee.msg, lead) ||
 		!strings.Contains(ee.msg, "pa --home /tmp/X dispatch unlock --force --agent demo, "+forceWhen) {

@@ -1,0 +1,197 @@
+package board
+
+import (
+	"encoding/json"
+
+	"github.com/pa-toolkit/pa/internal/jsonscan"
+)
+
+// scanned is a board read by the fast path.
+type scanned struct {
+	// n is how many items there are; data[start:end] are their bytes as
+	// in the file, from the first item's '{' to the last one's '}' (start
+	// == end when there is none).
+	n, start, end int
+	// found is whether an item has the dispatch id scan was asked to find.
+	found bool
+	// items and raw are the items and each one's bytes (slices of the
+	// data), only when scan was asked to collect them.
+	items []Item
+	raw   []json.RawMessage
+}
+
+// scan is the fast path of Parse: it reads the common shape of a board by
+// hand and reports ok false for anything else, never deciding an error
+// itself (parseExact does). The common shape is one object with the keys
+// "version" (the literal 1) and "items", each once, spelt exactly, with
+// nothing but JSON whitespace after it; "items" is an array of objects,
+// each with a plain key "dispatchId" (an integer of at least 1), and in
+// which every plain key equal to a field of Item but for case is that field
+// exactly, once, with a value of its type (an integer literal for
+// dispatchId, a string or null for title and addedAt); any other key is
+// skipped with its value checked by the whole grammar. Whenever scan says
+// ok, parseExact accepts data with the same items (FuzzFastPath).
+//
+// With collect false it gives only n, the items' bounds and found (whether
+// an item has the dispatch id find), allocating nothing.
+func scan(data []byte, collect bool, find int) (scanned, bool) {
+	s := jsonscan.Scanner{Data: data}
+	var out scanned
+	if !s.Byte('{') {
+		return out, false
+	}
+	const keyVersion, keyItems = 1, 2
+	seen := 0
+	for {
+		key, ok := s.Key()
+		if !ok {
+			return out, false
+		}
+		var bit int
+		switch string(key) {
+		case "version":
+			bit = keyVersion
+			if !s.Byte('1') || (s.Peek() != ',' && s.Peek() != '}') {
+				return out, false
+			}
+		case "items":
+			bit = keyItems
+			if !scanItems(&s, &out, collect, find) {
+				return out, false
+			}
+		default:
+			return out, false // unknown (refused), or a case variant: parseExact decides
+		}
+		if seen&bit != 0 {
+			return out, false // a duplicate: encoding/json keeps the last one
+		}
+		seen |= bit
+		if !s.Byte(',') {
+			break
+		}
+	}
+	if !s.Byte('}') || !s.End() || seen != keyVersion|keyItems {
+		return out, false
+	}
+	return out, true
+}
+
+// scanItems reads the "items" array into out (see scan).
+func scanItems(s *jsonscan.Scanner, out *scanned, collect bool, find int) bool {
+	if !s.Byte('[') {
+		return false
+	}
+	if s.Byte(']') {
+		return true
+	}
+	for {
+		s.Peek() // to the item's '{'
+		begin := s.Pos
+		it, ok := scanItem(s, collect)
+		if !ok {
+			return false
+		}
+		if out.n == 0 {
+			out.start = begin
+		}
+		out.n++
+		out.end = s.Pos
+		out.found = out.found || it.DispatchID == find
+		if collect {
+			out.items = append(out.items, it)
+			out.raw = append(out.raw, s.Data[begin:s.Pos:s.Pos])
+		}
+		if !s.Byte(',') {
+			return s.Byte(']')
+		}
+	}
+}
+
+// The fields of Item, by their bit.
+const (
+	fieldDispatchID = 1 << iota
+	fieldTitle
+	fieldAddedAt
+)
+
+// The layout of an item as encode writes it, around its values.
+const (
+	layoutDispatchID = "{\n      \"dispatchId\": "
+	layoutTitle      = ",\n      \"title\": "
+	layoutAddedAt    = ",\n      \"addedAt\": "
+	layoutEnd        = "\n    }"
+)
+
+// scanItem reads one item of the common shape (see scan). An item laid out
+// as encode writes it is read along that layout (the same grammar and
+// checks, with the keys and whitespace compared as one run of bytes each);
+// any other is read key by key.
+func scanItem(s *jsonscan.Scanner, collect bool) (Item, bool) {
+	begin := s.Pos
+	var it Item
+	var ok bool
+	if s.Literal(layoutDispatchID) {
+		if it.DispatchID, ok = s.Int(); ok && it.DispatchID >= 1 &&
+			s.Literal(layoutTitle) && s.StringValue(collectInto(&it.Title, collect)) &&
+			s.Literal(layoutAddedAt) && s.StringValue(collectInto(&it.AddedAt, collect)) && s.Literal(layoutEnd) {
+			return it, true
+		}
+	}
+	s.Pos = begin
+	return scanItemByKey(s, collect)
+}
+
+// scanItemByKey reads one item of the common shape key by key.
+func scanItemByKey(s *jsonscan.Scanner, collect bool) (Item, bool) {
+	var it Item
+	if !s.Byte('{') || s.Byte('}') { // an empty item has no dispatchId: parseExact refuses it
+		return it, false
+	}
+	seen := 0
+	for {
+		key, ok := s.Key()
+		if !ok {
+			return it, false
+		}
+		bit, str := 0, (*string)(nil)
+		switch {
+		case string(key) == "dispatchId":
+			bit = fieldDispatchID
+			if it.DispatchID, ok = s.Int(); !ok || it.DispatchID < 1 {
+				return it, false
+			}
+		case string(key) == "title":
+			bit, str = fieldTitle, &it.Title
+		case string(key) == "addedAt":
+			bit, str = fieldAddedAt, &it.AddedAt
+		case jsonscan.EqualFold(key, "dispatchId"), jsonscan.EqualFold(key, "title"), jsonscan.EqualFold(key, "addedAt"):
+			return it, false // a case variant of a field: parseExact decides
+		default:
+			if !s.Skip() { // a field this version does not know: kept, not read
+				return it, false
+			}
+		}
+		if str != nil && !s.StringValue(collectInto(str, collect)) {
+			return it, false
+		}
+		if seen&bit != 0 {
+			return it, false // a duplicate field: encoding/json keeps the last one
+		}
+		seen |= bit
+		if !s.Byte(',') {
+			break
+		}
+	}
+	if !s.Byte('}') || seen&fieldDispatchID == 0 {
+		return it, false
+	}
+	return it, true
+}
+
+// collectInto is dst when collect, else nil (the value checked, not kept).
+func collectInto(dst *string, collect bool) *string {
+	if collect {
+		return dst
+	}
+	return nil
+}
