@@ -83,7 +83,7 @@ var registry = []caseDef{
 	{"R05", "never-broken-timeout-names-it", both, unreadableNeverBroken, anyFS},
 	{"R05", "unlock-refuses-force-removes", both, unreadableUnlock, anyFS},
 	{"R06", "never-broken-pid-never-asked", both, otherHostNeverBroken, anyFS},
-	{"R07", "reused-pid-reads-alive", both, liveAtAnyAge, anyFS},
+	{"R07", "later-process-pid-reads-alive", both, reusedPIDReadsAlive, anyFS},
 	{"R08", "live-never-broken-age-from-later", both, skewedLiveNeverBroken, anyFS},
 	{"R08", "dead-broken-all-the-same", both, skewedDeadBroken, anyFS},
 	{"R08", "board-check-age-from-later", both, skewedBoardCheck, anyFS},
