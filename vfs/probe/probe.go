@@ -24,9 +24,11 @@ type Report struct {
 	// Removed reports whether the folder was removed at the end.
 	Removed bool `json:"removed"`
 	// Left are the names left in the folder at the end that the probe did
-	// not create (it never removes those), and the error of its removal.
-	Left      []string `json:"left,omitempty"`
-	RemoveErr string   `json:"removeError,omitempty"`
+	// not create (it never removes those).
+	Left []string `json:"left,omitempty"`
+	// RemoveErr is the text of the error that kept the folder from being
+	// removed at the end ("" when Removed, or when nothing was tried).
+	RemoveErr string `json:"removeError,omitempty"`
 }
 
 // Check is one thing the probe tried.
