@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
@@ -57,10 +58,12 @@ func runChild(encoded string) int {
 		for _, p := range spec.Pause {
 			if p.Step == s && seen[s] == max(p.Nth, 1) {
 				say("pause %s", s)
+				paused := time.Now()
 				if _, err := in.ReadString('\n'); err != nil {
 					say("done the parent is gone: %v", err)
 					os.Exit(3)
 				}
+				say("resumed %s after %d", s, time.Since(paused).Nanoseconds())
 			}
 		}
 	}
