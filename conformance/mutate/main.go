@@ -65,7 +65,14 @@ func run(pattern string, verbose bool) int {
 	}
 	start := time.Now()
 	if base := goTest(scratch); !base.ok() {
-		fmt.Fprintf(os.Stderr, "mutate: the tests fail before any mutation: %s\n%s", strings.Join(append(base.failed, base.packages...), "; "), base.text)
+		fmt.Fprintf(os.Stderr, "mutate: the tests fail before any mutation (a flaky test, or a broken tree): %s\n", strings.Join(append(base.failed, base.packages...), "; "))
+		for _, name := range append(base.failed, base.packages...) {
+			name = strings.TrimSuffix(name, " (panic)")
+			if i := strings.LastIndex(name, " ("); i > 0 && !strings.Contains(name[:i], " ") {
+				name = name[:i] // a package and why
+			}
+			fmt.Fprintf(os.Stderr, "--- %s:\n%s", name, base.said[name])
+		}
 		return 2
 	}
 	fmt.Printf("mutate: the unmutated tree passes (%s)\n", time.Since(start).Round(time.Second))

@@ -33,6 +33,10 @@ type runResult struct {
 	cells []string
 	// text is the output of the run, for a run that must pass and did not.
 	text string
+	// said is what each failed test (as in failed, without " (panic)")
+	// printed, and each failed package (as in packages, without why) outside
+	// its tests.
+	said map[string]string
 }
 
 // ok reports whether nothing failed.
@@ -72,6 +76,7 @@ const (
 func parseRun(out, module string) runResult {
 	type pkgState struct {
 		failed          map[string]bool // test name: failed
+		said            map[string]*strings.Builder
 		panicked        map[string]bool // test name: printed a panic
 		pkgFailed       bool            // the package's own fail line
 		timedOut, panic bool            // a timeout; a panic outside any test
@@ -81,12 +86,12 @@ func parseRun(out, module string) runResult {
 	var order []string
 	state := func(p string) *pkgState {
 		if pkgs[p] == nil {
-			pkgs[p] = &pkgState{failed: map[string]bool{}, panicked: map[string]bool{}}
+			pkgs[p] = &pkgState{failed: map[string]bool{}, panicked: map[string]bool{}, said: map[string]*strings.Builder{}}
 			order = append(order, p)
 		}
 		return pkgs[p]
 	}
-	var r runResult
+	r := runResult{said: map[string]string{}}
 	var text strings.Builder
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
@@ -105,6 +110,10 @@ func parseRun(out, module string) runResult {
 		switch ev.Action {
 		case "output":
 			text.WriteString(ev.Output)
+			if p.said[ev.Test] == nil {
+				p.said[ev.Test] = &strings.Builder{}
+			}
+			p.said[ev.Test].WriteString(ev.Output)
 			switch o := ev.Output; {
 			case strings.HasPrefix(o, "panic: test timed out"):
 				p.timedOut = true
@@ -142,6 +151,9 @@ func parseRun(out, module string) runResult {
 		slices.Sort(leaves)
 		for _, test := range leaves {
 			s := name + " " + test
+			if b := p.said[test]; b != nil {
+				r.said[s] = b.String()
+			}
 			if p.panicked[test] {
 				s += " (panic)"
 			}
@@ -160,6 +172,9 @@ func parseRun(out, module string) runResult {
 			why = "panic"
 		}
 		r.packages = append(r.packages, name+" ("+why+")")
+		if b := p.said[""]; b != nil {
+			r.said[name] = b.String()
+		}
 	}
 	r.text = text.String()
 	return r

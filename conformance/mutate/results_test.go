@@ -16,6 +16,7 @@ func TestParseRunNamesLeafTests(t *testing.T) {
 		`{"Action":"run","Package":"`+mod+`/conformance","Test":"TestConformance"}`,
 		`{"Action":"output","Package":"`+mod+`/conformance","Test":"TestConformance","Output":"R19 links=fail nolinks=pass `+"`unlock`"+` on a dead holder\n"}`,
 		`{"Action":"output","Package":"`+mod+`/conformance","Test":"TestConformance","Output":"R20 links=pass nolinks=pass refused\n"}`,
+		`{"Action":"output","Package":"`+mod+`/conformance","Test":"TestConformance/R19/links/sweeps-nothing-but-the-lock/dead","Output":"unlocksweep.go:80: the folder holds\n"}`,
 		`{"Action":"fail","Package":"`+mod+`/conformance","Test":"TestConformance/R19/links/sweeps-nothing-but-the-lock/dead"}`,
 		`{"Action":"fail","Package":"`+mod+`/conformance","Test":"TestConformance/R19/links/sweeps-nothing-but-the-lock"}`,
 		`{"Action":"fail","Package":"`+mod+`/conformance","Test":"TestConformance/R19/links"}`,
@@ -28,6 +29,9 @@ func TestParseRunNamesLeafTests(t *testing.T) {
 	r := parseRun(out, mod)
 	if want := []string{"conformance TestConformance/R19/links/sweeps-nothing-but-the-lock/dead"}; !slices.Equal(r.failed, want) {
 		t.Errorf("failed %q; want %q", r.failed, want)
+	}
+	if said := r.said[r.failed[0]]; said != "unlocksweep.go:80: the folder holds\n" {
+		t.Errorf("the failed test said %q", said)
 	}
 	if len(r.packages) != 0 || r.verdict() != "caught" {
 		t.Errorf("packages %q, verdict %q; want none and caught", r.packages, r.verdict())
