@@ -64,6 +64,11 @@ const (
 	// CheckRemoveOpenFile: "removed" or "refused"; Stray as above.
 	CheckRemoveOpenFile = "remove-open-file"
 	// CheckRenameDirOntoFile: "refused" (ENOTDIR on POSIX) or "replaces".
+	// The three directory checks call the system's rename (renameat(2) on
+	// the probe's folder; MoveFileEx on Windows) when the FS probed is the
+	// real OS, so that they report the volume, not Go's os.Rename, which
+	// refuses a directory as the new name with EEXIST before any system
+	// call; on any other FS they go through the FS.
 	CheckRenameDirOntoFile = "rename-dir-onto-file"
 	// CheckRenameDirOntoEmptyDir: "replaces" (POSIX) or "refused".
 	CheckRenameDirOntoEmptyDir = "rename-dir-onto-empty-dir"
