@@ -57,8 +57,8 @@ func runChild(encoded string) int {
 		}
 		for _, p := range spec.Pause {
 			if p.Step == s && seen[s] == max(p.Nth, 1) {
+				paused := time.Now() // before the line: the parent hears it after this
 				say("pause %s", s)
-				paused := time.Now()
 				if _, err := in.ReadString('\n'); err != nil {
 					say("done the parent is gone: %v", err)
 					os.Exit(3)
