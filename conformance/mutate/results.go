@@ -124,7 +124,8 @@ func parseRun(out, module string) runResult {
 					p.panic = true
 				}
 			case strings.HasPrefix(o, "R") && strings.Contains(o, "=fail"):
-				if f := strings.Fields(o); len(f) >= 3 {
+				// The matrix, or an example's copy of a line of it: once.
+				if f := strings.Fields(o); len(f) >= 3 && !slices.Contains(r.cells, strings.Join(f[:3], " ")) {
 					r.cells = append(r.cells, strings.Join(f[:3], " "))
 				}
 			}

@@ -16,6 +16,7 @@ func TestParseRunNamesLeafTests(t *testing.T) {
 		`{"Action":"run","Package":"`+mod+`/conformance","Test":"TestConformance"}`,
 		`{"Action":"output","Package":"`+mod+`/conformance","Test":"TestConformance","Output":"R19 links=fail nolinks=pass `+"`unlock`"+` on a dead holder\n"}`,
 		`{"Action":"output","Package":"`+mod+`/conformance","Test":"TestConformance","Output":"R20 links=pass nolinks=pass refused\n"}`,
+		`{"Action":"output","Package":"`+mod+`/conformance","Test":"ExampleRun","Output":"R19 links=fail nolinks=pass\n"}`,
 		`{"Action":"output","Package":"`+mod+`/conformance","Test":"TestConformance/R19/links/sweeps-nothing-but-the-lock/dead","Output":"unlocksweep.go:80: the folder holds\n"}`,
 		`{"Action":"fail","Package":"`+mod+`/conformance","Test":"TestConformance/R19/links/sweeps-nothing-but-the-lock/dead"}`,
 		`{"Action":"fail","Package":"`+mod+`/conformance","Test":"TestConformance/R19/links/sweeps-nothing-but-the-lock"}`,
