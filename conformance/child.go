@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +137,25 @@ func (c *child) resume(t *testing.T) {
 	if _, err := io.WriteString(c.stdin, "go\n"); err != nil {
 		t.Fatalf("resuming child %s: %v", c.name, err)
 	}
+}
+
+// pauseLasted is how long the child says it was paused at step (the
+// "resumed" line it says on going on, measured by its own monotonic
+// clock); it fails when the child has not said it yet.
+func (c *child) pauseLasted(t *testing.T, step locking.Step) time.Duration {
+	t.Helper()
+	prefix := "resumed " + string(step) + " after "
+	for _, l := range c.said {
+		if ns, ok := strings.CutPrefix(l, prefix); ok {
+			n, err := strconv.ParseInt(ns, 10, 64)
+			if err != nil {
+				t.Fatalf("child %s said %q: %v", c.name, l, err)
+			}
+			return time.Duration(n)
+		}
+	}
+	t.Fatalf("child %s has not said how long it paused at %s; it said %q", c.name, step, c.said)
+	return 0
 }
 
 // wait reads every line left and waits for the child to end.

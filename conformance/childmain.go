@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
@@ -56,11 +57,13 @@ func runChild(encoded string) int {
 		}
 		for _, p := range spec.Pause {
 			if p.Step == s && seen[s] == max(p.Nth, 1) {
+				paused := time.Now() // before the line: the parent hears it after this
 				say("pause %s", s)
 				if _, err := in.ReadString('\n'); err != nil {
 					say("done the parent is gone: %v", err)
 					os.Exit(3)
 				}
+				say("resumed %s after %d", s, time.Since(paused).Nanoseconds())
 			}
 		}
 	}

@@ -25,7 +25,8 @@ type childSpec struct {
 	Force   bool          // unlock --force (roleUnlock)
 	Timeout time.Duration // the lock timeout; 0 is the shipped 10 s
 	// Pause are steps where the child says "pause STEP" and waits for a
-	// line on its stdin before it goes on.
+	// line on its stdin before it goes on; then it says "resumed STEP
+	// after NANOSECONDS", how long it was paused by its own clock.
 	Pause []stepAt
 	// Kill are steps where the child says "kill STEP" and kills itself with
 	// SIGKILL: the first of them it reaches.

@@ -1,39 +1,60 @@
 package conformance_test
 
 import (
-	"testing"
-
-	"github.com/pa-toolkit/pa/conformance"
-	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/aferofs"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
 )
 
-// volume is a folder on the volume to prove: a mounted exFAT card, say.
-const volume = "/mnt/card/pa-conformance"
-
-// In a _test.go file of your own, name this TestMain: the kill and stall
-// rows run the test binary again as a child process, and Main plays the
-// child's part there.
-func mainOfYourTests(m *testing.M) { conformance.Main(m) }
-
-// And this TestMyVolume: Run proves the 49 rows on the folder, on every
-// class the volume can run (Auto probes link() once), and prints the
-// 49 x 2 matrix. `go test -v -run TestMyVolume` shows it.
-func testMyVolume(t *testing.T) {
-	conformance.Run(t, conformance.Config{Dir: volume, Class: conformance.Auto})
-}
-
-// And this TestMyFS: RunFS proves the rows that need no real process on a
-// vfs.FS of your own, each case on a fresh one; here the guarded in-memory
-// afero FS.
-func testMyFS(t *testing.T) {
-	conformance.RunFS(t, func(*testing.T) vfs.FS { return aferofs.NewMem() }, conformance.Auto)
-}
-
-// Run the conformance suite against a folder from a test of your own: the
-// three functions above, renamed as their comments say. (A test needs a
-// *testing.T, so this example is compiled, not run; TestConformance and
-// TestRunFS in this package run the same calls.)
+// Run the conformance suite against a folder from a test of your own. In a
+// _test.go file of your package, these are the whole of it (this package's
+// TestMain and TestConformance are exactly them):
+//
+//	func TestMain(m *testing.M) { conformance.Main(m) } // the kill and stall rows re-run the binary as a child
+//
+//	var dir = flag.String("dir", "", "a folder on the volume to prove")
+//
+//	func TestMyVolume(t *testing.T) {
+//		conformance.Run(t, conformance.Config{Dir: *dir, Class: conformance.Auto})
+//	}
+//
+// Then `go test -run TestMyVolume -args -dir /mnt/card` proves the 49 rows
+// on that volume, on every class it can run (Auto probes link() once), and
+// prints the 49 x 2 matrix; -run TestMyVolume/R04 picks rows. For a vfs.FS
+// of your own, conformance.RunFS(t, newFS, conformance.Auto) runs the rows
+// that need no real process.
+//
+// The example runs this package's TestConformance that way, in a fresh
+// test process (the test binary again) on a temp folder, for rows R01 and
+// R04, and prints their lines of the matrix and its count.
 func ExampleRun() {
-	_, _, _ = mainOfYourTests, testMyVolume, testMyFS
+	dir, err := os.MkdirTemp("", "my-volume-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	exe, err := os.Executable() // this package's test binary
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err := exec.Command(exe, "-test.run=^TestConformance$/^(R01|R04)$", "-dir", dir).Output()
+	if err != nil {
+		fmt.Printf("the suite failed (%v):\n%s", err, out)
+		return
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		switch f := strings.Fields(line); {
+		case strings.HasPrefix(line, "R01 "), strings.HasPrefix(line, "R04 "):
+			fmt.Println(strings.Join(f[:3], " ")) // the id and the two cells; the title follows
+		case strings.HasPrefix(line, "conformance: "):
+			fmt.Println(strings.Join(f[:6], " ")) // the count; the classes and the folder follow
+		}
+	}
+	// Output:
+	// R01 links=pass nolinks=pass
+	// R04 links=pass nolinks=pass
+	// conformance: 4 of 98 cells pass
 }

@@ -89,9 +89,9 @@ func liveHolderTimesOut(t *testing.T, s *site) {
 	}
 }
 
-// R03, R07: a live pid (a holder's, or a reused one) reads as alive and
-// its lock is never broken, at any age: past the stale window, at 11
-// minutes, at one hour and at two years.
+// R03: a live holder's pid reads as alive and its lock is never broken,
+// at any age: past the stale window, at 11 minutes, at one hour and at two
+// years.
 func liveAtAnyAge(t *testing.T, s *site) {
 	pid := s.livePID(t)
 	for _, age := range []time.Duration{61 * time.Second, 11 * time.Minute, time.Hour, 2 * 365 * 24 * time.Hour} {

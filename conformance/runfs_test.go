@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hack-pad/hackpadfs/mem"
+	"github.com/spf13/afero"
 
 	"github.com/pa-toolkit/pa/conformance"
 	"github.com/pa-toolkit/pa/vfs"
@@ -16,12 +17,21 @@ import (
 )
 
 // TestRunFS runs the rows that need no real process on the guarded
-// in-memory adapters (no hard links: the nolinks column), and on the OS
-// with the same fake host (both columns): a vfs.FS that passes vfstest gets
-// the same proofs as the OS.
+// in-memory adapters (no hard links: the nolinks column), NewMem and New
+// over each in-memory FS it knows, and on the OS with the same fake host
+// (both columns): a vfs.FS that passes vfstest gets the same proofs as the
+// OS.
 func TestRunFS(t *testing.T) {
 	for name, newFS := range map[string]func(t *testing.T) vfs.FS{
-		"aferofs-mem": func(*testing.T) vfs.FS { return aferofs.NewMem() },
+		"aferofs-mem":        func(*testing.T) vfs.FS { return aferofs.NewMem() },
+		"aferofs-new-memmap": func(*testing.T) vfs.FS { return aferofs.New(afero.NewMemMapFs()) },
+		"hackpadfs-new-mem": func(t *testing.T) vfs.FS {
+			m, err := mem.NewFS()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return hackpadfs.New(m)
+		},
 		"hackpadfs-mem": func(t *testing.T) vfs.FS {
 			fsys, err := hackpadfs.NewMem()
 			if err != nil {
@@ -44,6 +54,10 @@ func TestRunFS(t *testing.T) {
 
 const unguardedEnv = "CONFORMANCE_TEST_UNGUARDED"
 
+// unknownMem is an in-memory hackpadfs FS that hackpadfs.New does not know
+// (as a user's own backend would be), so New guards nothing.
+type unknownMem struct{ *mem.FS }
+
 // TestRunFSFailsUnguardedMem: RunFS on hackpadfs's mem FS with no guard
 // (which ignores O_EXCL, docs/adapters.md) fails, in a child process so
 // this run stays green: the rows are proofs, not formalities.
@@ -54,7 +68,7 @@ func TestRunFSFailsUnguardedMem(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return hackpadfs.New(m)
+			return hackpadfs.New(unknownMem{m}) // unknown to New: every call passed through
 		}, conformance.Auto)
 		return
 	}

@@ -18,20 +18,20 @@ import (
 const token24 = "0123456789abcdef01234567"
 
 // R11: a breaker (a real process) stalled after its claim, past every
-// window: other writers time out naming the dead holder (their timeout
-// shortened), unlock without --force waits its busy-wait and refuses naming
-// the claim's owner, board check reports the lock past its (shortened)
-// stale window and breaks nothing; when the breaker goes on it finishes
-// alone.
+// window (the others' timeout and the stale window, shortened; the pause
+// measured by the breaker): other writers time out naming the dead holder,
+// unlock without --force waits its busy-wait and refuses naming the
+// claim's owner, board check reports the lock past its stale window and
+// breaks nothing; when the breaker goes on it finishes alone.
 func stalledBreakerBlocksOthers(t *testing.T, s *site) {
 	dead := s.deadPID(t)
 	lock := lockJSON(dead, s.hostname(), true, "deaddeaddeaddeaddeaddead", time.Now().Add(-time.Hour))
 	s.writeRaw(t, lockName, lock)
 	b := s.start(t, "breaker", childSpec{Role: roleWrite, Title: "stalled", Pause: []stepAt{{Step: locking.StepBreakClaimed}}})
 	b.paused(t, locking.StepBreakClaimed)
+	pausedAt := time.Now()
 
-	o := fast(s.me())
-	o.Timeout = 100 * time.Millisecond
+	o := short(s.me())
 	err := s.write("other", o)
 	var te *locking.TimeoutError
 	if !errors.As(err, &te) || te.Holder.State != locking.StateDead || te.Holder.PID != dead {
@@ -50,14 +50,16 @@ func stalledBreakerBlocksOthers(t *testing.T, s *site) {
 	if waited := time.Since(start); waited < o.UnlockBusyWait {
 		t.Errorf("unlock gave up after %v; want its busy-wait (%v)", waited, o.UnlockBusyWait)
 	}
-	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: time.Millisecond}); len(probs) != 1 || probs[0].Holder.PID != dead {
+	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: stallStale}); len(probs) != 1 || probs[0].Holder.PID != dead {
 		t.Fatalf("board check: %+v; want the dead holder's lock reported", probs)
 	}
+	outlastWindows(pausedAt)
 	if !bytes.Equal(s.readRaw(t, lockName), lock) {
 		t.Fatal("the dead lock changed while the stalled breaker held its claim")
 	}
 	b.resume(t)
 	b.succeeded(t)
+	pausedPastWindows(t, b, locking.StepBreakClaimed)
 	s.wantTitles(t, "stalled")
 	s.onlyLog(t)
 }
@@ -87,21 +89,28 @@ func wantOps(t *testing.T, who string, ops []string, want ...string) {
 	}
 }
 
-// R15: a releaser (a real process) stalled past any window after moving
-// its lock: others acquire, commit and release meanwhile, at once; one
-// holds the lock while the releaser goes on, which removes only its own
-// moved file; every record survives.
+// R15: a releaser (a real process) stalled past every window after moving
+// its lock: the pause outlasts the others' timeout and the stale window
+// (both shortened, measured by the releaser). Meanwhile others acquire,
+// commit and release with that timeout; board check with that stale
+// window finds no lock under the name, and later reports the lock a third
+// writer holds once it is past the window, while a writer with the short
+// timeout times out naming it. The releaser's moved lock stays where it
+// is. When it goes on, it removes only its own moved file, the holder's
+// lock stays byte for byte, and every record survives.
 func stalledReleaser(t *testing.T, s *site) {
 	r := s.start(t, "releaser", childSpec{Role: roleWrite, Title: "releaser", Report: true, Pause: []stepAt{{Step: locking.StepReleaseRenamed}}})
 	r.paused(t, locking.StepReleaseRenamed)
+	pausedAt := time.Now()
 	moved := s.movedBy(t, r.pid())
 	if len(moved) != 1 || s.exists(lockName) {
 		t.Fatalf("after release:renamed the folder holds %q; want the releaser's moved lock and no lock", s.ls(t))
 	}
+	movedBytes := s.readRaw(t, moved[0])
 	for _, w := range []string{"w1", "w2"} {
-		s.mustWrite(t, w, noWait(s.me()))
+		s.mustWrite(t, w, short(s.me()))
 	}
-	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: time.Nanosecond}); len(probs) != 0 {
+	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: stallStale}); len(probs) != 0 {
 		t.Fatalf("board check: %+v; want no lock held (no lock under the name)", probs)
 	}
 	gate := newGate(locking.StepHoldRead)
@@ -110,10 +119,16 @@ func stalledReleaser(t *testing.T, s *site) {
 	done := make(chan error, 1)
 	go func() { done <- s.write("w3", o) }()
 	gate.await(t, "w3", done)
+	s.reportedPastStale(t, s.myPID())
+	outlastWindows(pausedAt)
+	if !s.exists(moved[0]) || !bytes.Equal(s.readRaw(t, moved[0]), movedBytes) {
+		t.Fatalf("the releaser's moved lock %s was touched while it was paused", moved[0])
+	}
 	lock := s.readRaw(t, lockName)
 	mark := len(r.said)
 	r.resume(t)
 	r.succeeded(t)
+	pausedPastWindows(t, r, locking.StepReleaseRenamed)
 	wantOps(t, "the releaser, once it went on,", r.ops(mark), "remove "+moved[0])
 	if !bytes.Equal(s.readRaw(t, lockName), lock) {
 		t.Fatal("the holder's lock changed when the stalled releaser went on")
@@ -126,19 +141,37 @@ func stalledReleaser(t *testing.T, s *site) {
 	s.onlyLog(t)
 }
 
-// R16: a releaser (a real process) resuming while another holder is
-// between its fence and its rename leaves that lock in place (bytes and
-// file), the holder's commit lands, and a third writer commits after it.
+// R16: a releaser (a real process) stalled after moving its lock, past
+// every window (the others' timeout and the stale window, shortened,
+// measured by the releaser), while others acquire, commit and release with
+// that timeout, resumes while another holder is between its fence and its
+// rename (board check with the short stale window reports that holder's
+// lock meanwhile, and a writer with the short timeout times out naming
+// it). It removes only its own moved file and leaves the holder's lock in
+// place (bytes and file); the holder's commit lands, and a third writer
+// commits after it.
 func releaserInFenceWindow(t *testing.T, s *site) {
 	r := s.start(t, "releaser", childSpec{Role: roleWrite, Title: "releaser", Report: true, Pause: []stepAt{{Step: locking.StepReleaseRenamed}}})
 	r.paused(t, locking.StepReleaseRenamed)
+	pausedAt := time.Now()
 	moved := s.movedBy(t, r.pid())
+	if len(moved) != 1 {
+		t.Fatalf("the releaser's moved lock: %q", moved)
+	}
+	for _, w := range []string{"w1", "w2"} {
+		s.mustWrite(t, w, short(s.me()))
+	}
+	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: stallStale}); len(probs) != 0 {
+		t.Fatalf("board check: %+v; want no lock held (no lock under the name)", probs)
+	}
 	gate := newGate(locking.StepCommitFenced)
 	o := patient(s.me())
 	o.OnStep = gate.at
 	done := make(chan error, 1)
 	go func() { done <- s.write("holder", o) }()
 	gate.await(t, "the holder", done)
+	s.reportedPastStale(t, s.myPID())
+	outlastWindows(pausedAt)
 	lock := s.readRaw(t, lockName)
 	fi, err := os.Stat(s.path(lockName))
 	if err != nil {
@@ -147,9 +180,7 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 	mark := len(r.said)
 	r.resume(t)
 	r.succeeded(t)
-	if len(moved) != 1 {
-		t.Fatalf("the releaser's moved lock: %q", moved)
-	}
+	pausedPastWindows(t, r, locking.StepReleaseRenamed)
 	wantOps(t, "the releaser, once it went on,", r.ops(mark), "remove "+moved[0])
 	fi2, err := os.Stat(s.path(lockName))
 	if err != nil || !os.SameFile(fi, fi2) || !bytes.Equal(s.readRaw(t, lockName), lock) {
@@ -159,17 +190,21 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 	if err := <-done; err != nil {
 		t.Fatalf("the holder: %v", err)
 	}
-	s.mustWrite(t, "third", noWait(s.me()))
-	s.wantTitles(t, "releaser", "holder", "third")
+	s.mustWrite(t, "third", short(s.me()))
+	s.wantTitles(t, "releaser", "w1", "w2", "holder", "third")
 	s.before(t, "holder", "third")
 	s.onlyLog(t)
 }
 
-// R17: a sweeper (a real process) stalled past any window between its
-// judgement and its unlink: meanwhile a writer goes through and another
-// holds the lock; when it goes on it removes only the dead owner's leftover
-// it judged, and the live owner's leftover and the live lock stay; every
-// record survives.
+// R17: a sweeper (a real process) stalled between its judgement and its
+// unlink, past every window (the others' timeout and the stale window,
+// shortened, measured by the sweeper): meanwhile a writer with the short
+// timeout goes through (its own sweep clears the dead leftover) and
+// another holds the lock, which board check with the short stale window
+// reports while a writer with the short timeout times out naming it. When
+// the sweeper goes on it removes only the dead owner's leftover it judged
+// (a unique name nothing re-creates), and the live owner's leftover and
+// the live lock stay; every record survives.
 func stalledSweeper(t *testing.T, s *site) {
 	host := locking.HostHash(s.hostname())
 	deadLeft := fmt.Sprintf("%s.tmp-%s-%d-%s", logName, host, s.deadPID(t), token24)
@@ -178,18 +213,22 @@ func stalledSweeper(t *testing.T, s *site) {
 	s.writeRaw(t, liveLeft, lockJSON(1, s.hostname(), true, token24, time.Now()))
 	sw := s.start(t, "sweeper", childSpec{Role: roleWrite, Title: "sweeper", Report: true, Pause: []stepAt{{Step: locking.StepSweepJudged}}})
 	sw.paused(t, locking.StepSweepJudged)
+	pausedAt := time.Now()
 
-	s.mustWrite(t, "w1", noWait(s.me()))
+	s.mustWrite(t, "w1", short(s.me()))
 	gate := newGate(locking.StepHoldRead)
 	o := patient(s.me())
 	o.OnStep = gate.at
 	done := make(chan error, 1)
 	go func() { done <- s.write("w2", o) }()
 	gate.await(t, "w2", done)
+	s.reportedPastStale(t, s.myPID())
+	outlastWindows(pausedAt)
 	lock := s.readRaw(t, lockName)
 	mark := len(sw.said)
 	sw.resume(t)
 	sw.await(t, "step "+string(locking.StepAcquirePending)) // its sweep is over
+	pausedPastWindows(t, sw, locking.StepSweepJudged)
 	wantOps(t, "the sweeper, once it went on,", sw.ops(mark), "remove "+deadLeft)
 	if !s.exists(liveLeft) || !bytes.Equal(s.readRaw(t, lockName), lock) {
 		t.Fatalf("the folder holds %q; the live owner's leftover and the live lock must stay as they were", s.ls(t))

@@ -24,6 +24,10 @@ type world interface {
 	// livePID is the pid of another process of this host that stays alive
 	// until the test ends.
 	livePID(t *testing.T) int
+	// newProcess starts a process of this host at this call and returns
+	// its pid; it stays alive until the test ends. A lock written before
+	// the call, naming that pid, is a reused pid's lock.
+	newProcess(t *testing.T) int
 	// deadPID is the pid of a process of this host that has exited.
 	deadPID(t *testing.T) int
 }
@@ -36,6 +40,9 @@ func (realWorld) me() locking.Host         { return nil }
 func (realWorld) myPID() int               { return os.Getpid() }
 func (realWorld) livePID(t *testing.T) int { return locktest.LivePID(t) }
 func (realWorld) deadPID(t *testing.T) int { return locktest.DeadPID(t) }
+
+// newProcess starts a fresh child (locktest.LivePID starts one a call).
+func (realWorld) newProcess(t *testing.T) int { return locktest.LivePID(t) }
 
 // fakeWorld is a fake machine: this process's writers are one of its
 // processes; a live pid is another, a dead pid one that was killed.
@@ -53,10 +60,11 @@ func newFakeWorld() *fakeWorld {
 	return &fakeWorld{m: m, self: m.Spawn()}
 }
 
-func (w *fakeWorld) hostname() string       { return w.m.Hostname() }
-func (w *fakeWorld) me() locking.Host       { return w.self }
-func (w *fakeWorld) myPID() int             { return w.self.PID() }
-func (w *fakeWorld) livePID(*testing.T) int { return w.m.Spawn().PID() }
+func (w *fakeWorld) hostname() string          { return w.m.Hostname() }
+func (w *fakeWorld) me() locking.Host          { return w.self }
+func (w *fakeWorld) myPID() int                { return w.self.PID() }
+func (w *fakeWorld) livePID(*testing.T) int    { return w.m.Spawn().PID() }
+func (w *fakeWorld) newProcess(*testing.T) int { return w.m.Spawn().PID() }
 func (w *fakeWorld) deadPID(*testing.T) int {
 	p := w.m.Spawn()
 	p.Kill()

@@ -71,7 +71,11 @@ const forceHint = "clear it with pa dispatch unlock --force, only once the holde
 // provably dead (alive, on another host, a reused pid, or unreadable): the
 // lock is left byte for byte (spec: Unlock; row R20).
 type RefusedError struct {
-	Lock   string
+	// Lock is the lock's name in the FS (the spawn-log's name + ".lock"),
+	// whole and unescaped (see [DisplayValue] before printing it).
+	Lock string
+	// Holder is the lock as Unlock was given it, judged not provably dead
+	// (its State is StateAlive, StateOtherHost or StateUnreadable).
 	Holder Holder
 }
 
@@ -98,9 +102,14 @@ func (c ClaimOwner) describe() string {
 // live claim stayed on the lock for the whole busy-wait (spec: Unlock;
 // row R11): nothing was removed.
 type BusyError struct {
-	Lock   string
+	// Lock is the lock's name in the FS, whole and unescaped.
+	Lock string
+	// Holder is the lock as Unlock was given it: provably dead, left in
+	// place because another breaker is on it.
 	Holder Holder
-	Claim  ClaimOwner
+	// Claim is the other breaker's live claim, as last listed: its name
+	// and the owner (host hash and pid) its name records.
+	Claim ClaimOwner
 }
 
 // Error names the claim's owner.

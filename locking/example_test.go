@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
@@ -46,23 +49,54 @@ func ExampleUpdate() {
 	// Output: 3
 }
 
-// Inspect reads who holds a lock without changing anything; Unlock removes
-// exactly that lock, and only when its holder is provably dead (or with
-// force, the operator's decision).
+// Unlock removes a lock whose holder is provably dead, by the break's
+// steps, and nothing else. Here a worker of a fake host (locktest, whose
+// processes can be made and killed at will) takes the lock of report.json
+// on the real file system and dies holding it. Inspect reads the holder;
+// Unlock is given exactly that holder, so a lock changed since would be
+// left alone (ErrLockChanged); then the next writer takes the lock at once.
 func ExampleUnlock() {
+	ctx := context.Background()
 	dir, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(dir)
-	fsys, _ := osfs.New(dir)
-	defer fsys.Close()
-
-	holder, err := locking.Inspect(fsys, "counter", locking.Options{})
-	if errors.Is(err, os.ErrNotExist) {
-		fmt.Println("no lock")
+	fsys, err := osfs.New(dir)
+	if err != nil {
+		fmt.Println(err)
 		return
 	}
-	fmt.Println(holder.HeldBy("counter.lock"))
-	if err := locking.Unlock(context.Background(), fsys, "counter", holder, false, locking.Options{}); err != nil {
+	defer fsys.Close()
+	machine := locktest.NewMachine("build-host")
+	worker := machine.Spawn()
+	if _, err := locking.Acquire(ctx, fsys, "report.json", locking.Options{Host: worker}); err != nil {
 		fmt.Println(err)
+		return
 	}
-	// Output: no lock
+	worker.Kill() // the worker dies holding the lock
+
+	operator := locking.Options{Host: machine.Spawn()}
+	held, err := locking.Inspect(fsys, "report.json", operator)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("report.json.lock held by pid %d on %s: %s\n", held.PID, held.Hostname, held.State)
+	if err := locking.Unlock(ctx, fsys, "report.json", held, false, operator); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = os.Stat(filepath.Join(dir, "report.json.lock"))
+	fmt.Println("removed:", errors.Is(err, fs.ErrNotExist))
+	entries, _ := os.ReadDir(dir)
+	fmt.Println("left beside it:", len(entries))
+
+	next, err := locking.Acquire(ctx, fsys, "report.json", locking.Options{Host: machine.Spawn(), Timeout: locking.NoWait})
+	fmt.Println("the next writer:", err)
+	if err == nil {
+		_ = next.Release()
+	}
+	// Output:
+	// report.json.lock held by pid 1001 on build-host: dead
+	// removed: true
+	// left beside it: 0
+	// the next writer: <nil>
 }

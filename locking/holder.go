@@ -52,7 +52,10 @@ type Holder struct {
 	// Hostname is the hostname the lock records, whole and unescaped (see
 	// [DisplayValue] before printing it). Empty with HasHostname false for
 	// the earlier shape that recorded none, judged as this host's.
-	Hostname    string
+	Hostname string
+	// HasHostname reports whether the lock records a hostname at all
+	// (false for the earlier shape, judged as this host's: spec: The lock
+	// file and the names beside it).
 	HasHostname bool
 	// Token is the hold's 24-hex token.
 	Token string

@@ -27,7 +27,8 @@ type Record struct {
 	// milliseconds (2026-11-29T15:42:59.123Z).
 	OpenedAt string `json:"openedAt"`
 	// PID and Hostname are the writer's process and host.
-	PID      int    `json:"pid"`
+	PID int `json:"pid"`
+	// Hostname is the writer's hostname, as its lock records it.
 	Hostname string `json:"hostname"`
 }
 

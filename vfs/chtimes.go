@@ -10,6 +10,8 @@ import (
 // Tests use it to skew a lock's file time (spec: The clock; row R08).
 type ChtimesFS interface {
 	FS
+	// Chtimes sets name's access and modification times, following a
+	// final symbolic link as os.Chtimes does; errors are *fs.PathError.
 	Chtimes(name string, atime, mtime time.Time) error
 }
 

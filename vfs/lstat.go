@@ -10,6 +10,8 @@ import (
 // a FIFO or a directory without opening it.
 type LstatFS interface {
 	FS
+	// Lstat returns name's file information without following a final
+	// symbolic link, as os.Lstat does; errors are *fs.PathError.
 	Lstat(name string) (fs.FileInfo, error)
 }
 

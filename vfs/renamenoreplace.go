@@ -10,6 +10,10 @@ import (
 // (renameat2 RENAME_NOREPLACE on Linux).
 type RenameNoReplaceFS interface {
 	FS
+	// RenameNoReplace renames oldname to newname, atomically, unless
+	// newname exists: then it fails with an *os.LinkError matching
+	// fs.ErrExist and nothing moves. A volume that refuses the flag gives
+	// an error matching errors.ErrUnsupported.
 	RenameNoReplace(oldname, newname string) error
 }
 

@@ -7,6 +7,15 @@
 //
 //	go run ./conformance/mutate [-run REGEXP] [-v]
 //
+// The unmutated tree runs first and must pass, so that a failure under a
+// mutation is the mutation's. For each mutation the report names the
+// tests that failed (the first few; -v: all), read from `go test -json`,
+// so a reviewer can see that a relevant test caught it. A mutation whose
+// only failure is a package that timed out (or panicked outside any test,
+// or did not build) is reported as "caught (timeout)" ("caught (panic)",
+// "caught (build)"): it counts as caught, and the score says how many
+// were caught that way only.
+//
 // The working tree is never changed: the copy is the module's tracked and
 // untracked (not ignored) files, in a temp dir removed at the end.
 package main
@@ -28,7 +37,7 @@ var packages = []string{"./locking/...", "./conformance"}
 
 func main() {
 	runFlag := flag.String("run", "", "only the mutations whose name matches this regexp")
-	verbose := flag.Bool("v", false, "print the failing tests of each mutation")
+	verbose := flag.Bool("v", false, "name every failed test of each mutation (default: the first 4)")
 	flag.Parse()
 	os.Exit(run(*runFlag, *verbose))
 }
@@ -54,11 +63,20 @@ func run(pattern string, verbose bool) int {
 		fmt.Fprintf(os.Stderr, "mutate: copying the module: %v\n", err)
 		return 2
 	}
-	if out, ok := goTest(scratch); !ok {
-		fmt.Fprintf(os.Stderr, "mutate: the tests fail before any mutation:\n%s", out)
+	start := time.Now()
+	if base := goTest(scratch); !base.ok() {
+		fmt.Fprintf(os.Stderr, "mutate: the tests fail before any mutation (a flaky test, or a broken tree): %s\n", strings.Join(append(base.failed, base.packages...), "; "))
+		for _, name := range append(base.failed, base.packages...) {
+			name = strings.TrimSuffix(name, " (panic)")
+			if i := strings.LastIndex(name, " ("); i > 0 && !strings.Contains(name[:i], " ") {
+				name = name[:i] // a package and why
+			}
+			fmt.Fprintf(os.Stderr, "--- %s:\n%s", name, base.said[name])
+		}
 		return 2
 	}
-	caught, total := 0, 0
+	fmt.Printf("mutate: the unmutated tree passes (%s)\n", time.Since(start).Round(time.Second))
+	caught, byPackage, total := 0, 0, 0
 	for _, m := range mutations {
 		if !re.MatchString(m.name) {
 			continue
@@ -66,83 +84,107 @@ func run(pattern string, verbose bool) int {
 		total++
 		start := time.Now()
 		verdict, detail := try(scratch, m)
-		if verdict == "caught" {
+		switch {
+		case verdict == verdictCaught:
 			caught++
+		case strings.HasPrefix(verdict, verdictCaught+" ("):
+			caught++
+			byPackage++
 		}
-		fmt.Printf("%-9s %-62s %s (%s)\n", verdict, m.name, "locking/"+m.file, time.Since(start).Round(time.Second))
-		if verbose || verdict != "caught" {
-			for _, l := range detail {
-				fmt.Printf("          %s\n", l)
-			}
+		fmt.Printf("%-16s %-62s %s (%s)\n", verdict, m.name, "locking/"+m.file, time.Since(start).Round(time.Second))
+		for _, l := range detail.lines(verbose) {
+			fmt.Printf("                 %s\n", l)
 		}
 	}
-	fmt.Printf("mutate: %d of %d mutations caught\n", caught, total)
+	fmt.Printf("mutate: %d of %d mutations caught", caught, total)
+	if byPackage > 0 {
+		fmt.Printf(" (%d only by a package's timeout, panic or build failure, no test named)", byPackage)
+	}
+	fmt.Println()
 	if caught != total || total == 0 {
 		return 1
 	}
 	return 0
 }
 
+// shownFailures is how many failed tests the report names for a caught
+// mutation (without -v).
+const shownFailures = 4
+
 // try applies m in the scratch copy, runs the tests and restores the file.
-// The verdict is caught, SURVIVED, or NOT-APPLIED (the line is not there
-// exactly once, or the mutant does not compile).
-func try(scratch string, m mutation) (verdict string, detail []string) {
+// The verdict is one of [runResult.verdict]'s, or NOT-APPLIED (the line is
+// not there exactly once, or the mutant does not compile); detail names
+// the failed tests and packages, then the failed cells of the matrix.
+func try(scratch string, m mutation) (verdict string, detail report) {
 	file := filepath.Join(scratch, "locking", m.file)
 	orig, err := os.ReadFile(file)
 	if err != nil {
-		return "NOT-APPLIED", []string{err.Error()}
+		return verdictNotApplied, report{notes: []string{err.Error()}}
 	}
 	if n := bytes.Count(orig, []byte(m.old)); n != 1 {
-		return "NOT-APPLIED", []string{fmt.Sprintf("%q is in locking/%s %d times; want once", m.old, m.file, n)}
+		return verdictNotApplied, report{notes: []string{fmt.Sprintf("%q is in locking/%s %d times; want once", m.old, m.file, n)}}
 	}
 	defer os.WriteFile(file, orig, 0o644)
 	if err := os.WriteFile(file, bytes.Replace(orig, []byte(m.old), []byte(m.new), 1), 0o644); err != nil {
-		return "NOT-APPLIED", []string{err.Error()}
+		return verdictNotApplied, report{notes: []string{err.Error()}}
 	}
 	if out, err := goCmd(scratch, "vet", "./locking"); err != nil {
-		return "NOT-APPLIED", append([]string{"the mutant does not build:"}, lines(out)...)
+		return verdictNotApplied, report{notes: append([]string{"the mutant does not build:"}, lines(out)...)}
 	}
-	out, ok := goTest(scratch)
-	if ok {
-		return "SURVIVED", nil
-	}
-	return "caught", failures(out)
+	r := goTest(scratch)
+	return r.verdict(), report{failed: r.failed, notes: r.packages, cells: r.cells}
 }
 
-// goTest runs the tests of packages in dir; ok is true when they pass.
-func goTest(dir string) (string, bool) {
-	args := append([]string{"test", "-count=1", "-timeout=10m"}, packages...)
-	args = append(args, "-args", "-test.v")
-	out, err := goCmd(dir, args...)
-	return out, err == nil
+// report is what the run under one mutation found, to print under its
+// verdict.
+type report struct {
+	failed []string // the failed tests, "PACKAGE TEST"
+	notes  []string // packages failed with no test named, or why it did not apply
+	cells  []string // the failed cells of the conformance matrix
 }
+
+// lines are the report's lines: the first shownFailures failed tests (all
+// with verbose) and how many more, the notes, then the failed cells.
+func (r report) lines(verbose bool) []string {
+	out := r.failed
+	if !verbose && len(out) > shownFailures {
+		out = append(out[:shownFailures:shownFailures], fmt.Sprintf("... and %d more failed tests", len(r.failed)-shownFailures))
+	}
+	out = append(out, r.notes...)
+	if len(r.cells) > 0 {
+		out = append(out, "conformance matrix: "+strings.Join(r.cells, "; "))
+	}
+	return out
+}
+
+// goTest runs the tests of packages in dir with -json and reads what
+// failed. A go command that fails with nothing failed in its output (it
+// could not run at all) is a failure of package ".".
+func goTest(dir string) runResult {
+	args := append([]string{"test", "-json", "-count=1", "-timeout=10m"}, packages...)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	out, err := cmd.Output() // stdout is JSON; stderr has the go command's own errors
+	var stderr string
+	if ee, ok := err.(*exec.ExitError); ok {
+		stderr = string(ee.Stderr)
+	}
+	r := parseRun(string(out)+stderr, modulePath)
+	if err != nil && r.ok() {
+		r.packages = append(r.packages, ". (failed)")
+		r.text += err.Error() + "\n"
+	}
+	return r
+}
+
+// modulePath is the module's path, cut from package names in the report.
+const modulePath = "github.com/pa-toolkit/pa"
 
 func goCmd(dir string, args ...string) (string, error) {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	return string(out), err
-}
-
-// failures are the failed top-level tests and the failed cells of the
-// conformance matrix in a test run's output.
-func failures(out string) []string {
-	var fails, cells []string
-	for _, l := range lines(out) {
-		switch {
-		case strings.HasPrefix(l, "--- FAIL: ") && !strings.Contains(l, "TestConformance "):
-			fails = append(fails, strings.TrimPrefix(l, "--- FAIL: "))
-		case strings.HasPrefix(l, "R") && strings.Contains(l, "=fail"):
-			f := strings.Fields(l)
-			cells = append(cells, strings.Join(f[:3], " "))
-		case strings.HasPrefix(l, "FAIL\t") && strings.Contains(l, "[build failed]"):
-			fails = append(fails, l)
-		}
-	}
-	if len(cells) > 0 {
-		fails = append(fails, "conformance: "+strings.Join(cells, "; "))
-	}
-	return fails
 }
 
 func lines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }

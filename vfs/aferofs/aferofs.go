@@ -30,9 +30,32 @@ var (
 	_ vfs.LstatFS   = (*FS)(nil)
 )
 
-// New returns fsys as a vfs.FS, every call passed straight to it. The
-// lock's guarantees then rest on fsys: vfstest tells whether they hold.
-func New(fsys afero.Fs) *FS { return &FS{fsys: fsys} }
+// New returns fsys as a vfs.FS. An in-memory afero.Fs it knows (an
+// *afero.MemMapFs, which breaks the rules the lock relies on: the package
+// doc) is guarded as [NewGuarded] guards it, so it must then be used only
+// through the returned FS. Every other afero.Fs (the OsFs, a BasePathFs
+// over it, and any afero.Fs New does not know, a wrapper over a MemMapFs
+// included) has every call passed straight to it, and the lock's
+// guarantees then rest on it: vfs/vfstest is what proves whether they hold
+// (a backend that fails it must not serve a lock; NewGuarded makes one
+// safe when only the returned FS uses it).
+func New(fsys afero.Fs) *FS {
+	if inMemory(fsys) {
+		return NewGuarded(fsys)
+	}
+	return &FS{fsys: fsys}
+}
+
+// inMemory reports whether fsys is an in-memory afero.Fs New knows.
+func inMemory(fsys afero.Fs) bool {
+	_, ok := fsys.(*afero.MemMapFs)
+	return ok
+}
+
+// Guarded reports whether the FS holds the guard of [NewGuarded] (NewMem,
+// NewGuarded, and New over an in-memory afero.Fs it knows), rather than
+// passing every call straight to the afero.Fs.
+func (f *FS) Guarded() bool { return f.guard != nil }
 
 // NewMem returns a new, empty afero.MemMapFs made safe for the lock (see
 // [NewGuarded]).

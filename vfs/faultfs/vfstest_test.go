@@ -6,16 +6,24 @@ import (
 
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/osfs"
 	"github.com/pa-toolkit/pa/vfs/vfstest"
 )
 
-// TestVFS runs vfstest on faultfs with no rule and no hook: it must change
-// nothing of the FS it wraps.
+// TestVFS runs vfstest on faultfs over the OS with no rule and no hook: it
+// must change nothing of the FS it wraps, several processes racing through
+// it included.
 func TestVFS(t *testing.T) {
 	vfstest.Run(t, func(t *testing.T) vfs.FS {
 		f, _ := newFS(t)
 		return f
-	}, vfstest.Options{})
+	}, vfstest.Options{Open: func(dir string) (vfs.FS, error) {
+		o, err := osfs.New(dir)
+		if err != nil {
+			return nil, err
+		}
+		return faultfs.New(o), nil
+	}})
 }
 
 // TestVFSCatchesFaults shows vfstest failing on faultfs made to break the

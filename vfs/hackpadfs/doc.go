@@ -3,11 +3,14 @@
 //
 // Two ways in, as for vfs/aferofs:
 //
-//   - [New] passes every call straight to the hackpadfs FS. Use it for one
-//     over the real OS (hackpadfs/os, rooted with Sub): the OS makes an
-//     exclusive create, a rename and a remove atomic. hackpadfs has no hard
-//     links, so Link is refused with ENOTSUP and the lock takes the class
-//     without them, by an exclusive create.
+//   - [New] passes every call straight to the hackpadfs FS, unless it is an
+//     in-memory one New knows (a *mem.FS): that one it guards, as
+//     NewGuarded does. Use it for one over the real OS (hackpadfs/os,
+//     rooted with Sub): the OS makes an exclusive create, a rename and a
+//     remove atomic. hackpadfs has no hard links, so Link is refused with
+//     ENOTSUP and the lock takes the class without them, by an exclusive
+//     create. For a FS New does not know (a type of your own, a Sub of a
+//     mem FS) vfs/vfstest is what proves the lock safe on it.
 //   - [NewMem] (or [NewGuarded] for another hackpadfs FS that only this FS
 //     uses) holds one mutex around every call and enforces the rules the
 //     lock relies on itself. hackpadfs's mem FS does not: measured with
@@ -18,9 +21,9 @@
 //     file back under its old name (docs/adapters.md). The guard sends such a
 //     write to the file's new name, or nowhere once no name leads to it.
 //
-// vfstest proves which: the FS of NewMem passes vfs/vfstest and the
-// conformance rows that need no real process; mem through New fails
-// vfstest.
+// vfstest proves which: the FS of NewMem, and New over a mem FS, pass
+// vfs/vfstest and the conformance rows that need no real process; a mem FS
+// with every call passed straight to it fails vfstest.
 //
 // Names are io/fs names; errors are *fs.PathError (*os.LinkError for Link
 // and Rename) naming them.

@@ -1,42 +1,19 @@
 package hackpadfs_test
 
 import (
-	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	hpfs "github.com/hack-pad/hackpadfs"
 	hpfstest "github.com/hack-pad/hackpadfs/fstest"
 	"github.com/hack-pad/hackpadfs/mem"
 	hpos "github.com/hack-pad/hackpadfs/os"
 
-	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/hackpadfs"
+	"github.com/pa-toolkit/pa/vfs/internal/hpview"
 )
-
-// reverse is a vfs.FS seen as a hackpadfs FS, so hackpadfs's own fstest
-// suite can check it.
-type reverse struct{ fsys vfs.FS }
-
-func (r reverse) Open(name string) (hpfs.File, error) { return r.fsys.OpenFile(name, os.O_RDONLY, 0) }
-func (r reverse) OpenFile(name string, flag int, perm hpfs.FileMode) (hpfs.File, error) {
-	return r.fsys.OpenFile(name, flag, perm)
-}
-func (r reverse) Mkdir(name string, perm hpfs.FileMode) error { return r.fsys.Mkdir(name, perm) }
-func (r reverse) MkdirAll(name string, perm hpfs.FileMode) error {
-	return vfs.MkdirAll(r.fsys, name, perm)
-}
-func (r reverse) Remove(name string) error                   { return r.fsys.Remove(name) }
-func (r reverse) Rename(oldname, newname string) error       { return r.fsys.Rename(oldname, newname) }
-func (r reverse) Stat(name string) (fs.FileInfo, error)      { return r.fsys.Stat(name) }
-func (r reverse) ReadDir(name string) ([]fs.DirEntry, error) { return r.fsys.ReadDir(name) }
-func (r reverse) Chtimes(name string, atime, mtime time.Time) error {
-	return vfs.Chtimes(r.fsys, name, atime, mtime)
-}
 
 // notApplicable are the facets of hackpadfs's suite that test what a
 // vfs.FS does not promise: Rename's error typed *hackpadfs.LinkError (a
@@ -55,7 +32,7 @@ func TestHackpadFSTest(t *testing.T) {
 			if err != nil {
 				tb.Fatal(err)
 			}
-			return m, func() hpfs.FS { return reverse{hackpadfs.NewGuarded(m)} }
+			return m, func() hpfs.FS { return hpview.View(hackpadfs.NewGuarded(m)) }
 		},
 		"os": func(tb testing.TB) (hpfstest.SetupFS, func() hpfs.FS) {
 			if runtime.GOOS == "windows" {
@@ -65,7 +42,7 @@ func TestHackpadFSTest(t *testing.T) {
 			if err != nil {
 				tb.Fatal(err)
 			}
-			return sub.(hpfstest.SetupFS), func() hpfs.FS { return reverse{hackpadfs.New(sub)} }
+			return sub.(hpfstest.SetupFS), func() hpfs.FS { return hpview.View(hackpadfs.New(sub)) }
 		},
 	} {
 		opts := hpfstest.FSOptions{

@@ -29,11 +29,33 @@ var (
 	_ vfs.LstatFS   = (*FS)(nil)
 )
 
-// New returns fsys as a vfs.FS, every call passed straight to it. The
-// lock's guarantees then rest on fsys: vfstest tells whether they hold.
+// New returns fsys as a vfs.FS. An in-memory hackpadfs FS it knows (a
+// *mem.FS, which breaks the rules the lock relies on: the package doc) is
+// guarded as [NewGuarded] guards it, so it must then be used only through
+// the returned FS. Every other hackpadfs FS (its os FS, and any FS New
+// does not know, a wrapper over a mem FS included) has every call passed
+// straight to it, and the lock's guarantees then rest on it: vfs/vfstest
+// is what proves whether they hold (a backend that fails it must not serve
+// a lock; NewGuarded makes one safe when only the returned FS uses it).
 // fsys must offer OpenFile, Mkdir, Rename and Remove (a read-only FS fails
 // every change with ENOSYS).
-func New(fsys hpfs.FS) *FS { return &FS{fsys: fsys} }
+func New(fsys hpfs.FS) *FS {
+	if inMemory(fsys) {
+		return NewGuarded(fsys)
+	}
+	return &FS{fsys: fsys}
+}
+
+// inMemory reports whether fsys is an in-memory hackpadfs FS New knows.
+func inMemory(fsys hpfs.FS) bool {
+	_, ok := fsys.(*mem.FS)
+	return ok
+}
+
+// Guarded reports whether the FS holds the guard of [NewGuarded] (NewMem,
+// NewGuarded, and New over an in-memory FS it knows), rather than passing
+// every call straight to the hackpadfs FS.
+func (f *FS) Guarded() bool { return f.guard != nil }
 
 // NewMem returns a new, empty hackpadfs mem FS made safe for the lock (see
 // [NewGuarded]).

@@ -56,12 +56,42 @@ func TestVFSOS(t *testing.T) {
 	}, vfstest.Options{Open: openOS})
 }
 
-// TestUnguardedMemFailsVFSTest: hackpadfs's mem FS through New fails
-// vfstest where upstream breaks the rules the lock relies on.
+// TestNewGuardsMem: New over hackpadfs's mem FS, an in-memory FS it knows,
+// guards it (as NewGuarded), and it passes every check of vfstest. New over
+// the OS FS, and over a FS it does not know (a wrapper of a mem FS), passes
+// every call straight through.
+func TestNewGuardsMem(t *testing.T) {
+	m, err := mem.NewFS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hackpadfs.New(m).Guarded() {
+		t.Fatal("New over a *mem.FS is not guarded")
+	}
+	if hackpadfs.New(hpos.NewFS()).Guarded() || hackpadfs.New(unknownMem{m}).Guarded() {
+		t.Error("New over the os FS or an unknown FS is guarded; want every call passed through")
+	}
+	vfstest.Run(t, func(t *testing.T) vfs.FS {
+		m, err := mem.NewFS()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hackpadfs.New(m)
+	}, vfstest.Options{})
+}
+
+// unknownMem is an in-memory hackpadfs FS New does not know (as a user's
+// own backend would be): a mem FS inside a type of its own.
+type unknownMem struct{ *mem.FS }
+
+// TestUnguardedMemFailsVFSTest: hackpadfs's mem FS with every call passed
+// straight to it (New over a mem FS it does not know, an unknownMem) fails
+// vfstest where upstream breaks the rules the lock relies on: vfstest, not
+// the adapter, is what proves an unknown backend safe.
 func TestUnguardedMemFailsVFSTest(t *testing.T) {
 	err := vfstest.Check(func() (vfs.FS, error) {
 		m, err := mem.NewFS()
-		return hackpadfs.New(m), err
+		return hackpadfs.New(unknownMem{m}), err
 	}, vfstest.Options{})
 	if err == nil {
 		t.Fatal("vfstest passed on the plain mem FS; docs/adapters.md says it does not")

@@ -38,10 +38,16 @@ func (p *prober) read(name string) (string, error) {
 	return string(b), err
 }
 
-// rename renames old to new in the probe's folder and keeps the record of
-// its names.
+// rename renames old to new in the probe's folder through the FS and keeps
+// the record of its names.
 func (p *prober) rename(old, new string) error {
-	if err := p.fsys.Rename(p.path(old), p.path(new)); err != nil {
+	return p.renameWith(func(old, new string) error { return p.fsys.Rename(p.path(old), p.path(new)) }, old, new)
+}
+
+// renameWith renames old to new with rename (names in the probe's folder)
+// and keeps the record of its names.
+func (p *prober) renameWith(rename func(old, new string) error, old, new string) error {
+	if err := rename(old, new); err != nil {
 		return err
 	}
 	var replaced, moved []string
@@ -272,17 +278,29 @@ func (p *prober) renameDirOntoNonEmptyDir() Check {
 	return p.dirRename(c, "dir-e", "dir-f")
 }
 
+// dirRename renames the directory src onto dst with the system's own
+// rename when the probe's folder is on the real OS (Go's os.Rename and
+// os.Root.Rename refuse a directory as the new name before any system
+// call: see systemRenamer), else through the FS, and says which in the
+// detail.
 func (p *prober) dirRename(c Check, src, dst string) Check {
-	err := p.rename(src, dst)
+	via := "; through the FS"
+	var err error
+	if sys := p.systemRenamer(); sys != nil {
+		via = "; the system's rename, not Go's"
+		err = p.renameWith(sys, src, dst)
+	} else {
+		err = p.rename(src, dst)
+	}
 	if err != nil {
 		c.Outcome, c.Errno = "refused", ErrnoName(err)
-		c.Detail = "the rename failed: " + errText(err)
+		c.Detail = "the rename failed: " + errText(err) + via
 		return c
 	}
 	c.Outcome = "replaces"
-	c.Detail = "the directory took the name"
+	c.Detail = "the directory took the name" + via
 	if fi, err := p.fsys.Stat(p.path(dst)); err != nil || !fi.IsDir() {
-		c.Detail = "the rename returned, but the name is not a directory now"
+		c.Detail = "the rename returned, but the name is not a directory now" + via
 	}
 	return c
 }

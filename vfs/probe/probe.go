@@ -24,9 +24,11 @@ type Report struct {
 	// Removed reports whether the folder was removed at the end.
 	Removed bool `json:"removed"`
 	// Left are the names left in the folder at the end that the probe did
-	// not create (it never removes those), and the error of its removal.
-	Left      []string `json:"left,omitempty"`
-	RemoveErr string   `json:"removeError,omitempty"`
+	// not create (it never removes those).
+	Left []string `json:"left,omitempty"`
+	// RemoveErr is the text of the error that kept the folder from being
+	// removed at the end ("" when Removed, or when nothing was tried).
+	RemoveErr string `json:"removeError,omitempty"`
 }
 
 // Check is one thing the probe tried.
@@ -62,6 +64,11 @@ const (
 	// CheckRemoveOpenFile: "removed" or "refused"; Stray as above.
 	CheckRemoveOpenFile = "remove-open-file"
 	// CheckRenameDirOntoFile: "refused" (ENOTDIR on POSIX) or "replaces".
+	// The three directory checks call the system's rename (renameat(2) on
+	// the probe's folder; MoveFileEx on Windows) when the FS probed is the
+	// real OS, so that they report the volume, not Go's os.Rename, which
+	// refuses a directory as the new name with EEXIST before any system
+	// call; on any other FS they go through the FS.
 	CheckRenameDirOntoFile = "rename-dir-onto-file"
 	// CheckRenameDirOntoEmptyDir: "replaces" (POSIX) or "refused".
 	CheckRenameDirOntoEmptyDir = "rename-dir-onto-empty-dir"

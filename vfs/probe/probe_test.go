@@ -77,8 +77,8 @@ func want(t *testing.T, r probe.Report, name, outcome, errno string) {
 
 // On a local volume of this machine (the temp dir): hard links, an
 // exclusive create, renames that replace a file, open or not, a listing
-// that shows every create. Go's os.Rename refuses an existing directory as
-// the new name with EEXIST on every system.
+// that shows every create; the system's rename(2) of a directory replaces
+// an empty one, refuses a non-empty one and a file.
 func TestRunOnTempDir(t *testing.T) {
 	fsys, dir := newOS(t)
 	r := run(t, fsys, dir)
@@ -95,8 +95,7 @@ func TestRunOnTempDir(t *testing.T) {
 	}
 	want(t, r, probe.CheckRenameOverOpenFile, "replaces", "")
 	want(t, r, probe.CheckRemoveOpenFile, "removed", "")
-	want(t, r, probe.CheckRenameDirOntoFile, "refused", "ENOTDIR")
-	want(t, r, probe.CheckRenameDirOntoEmptyDir, "refused", "EEXIST")
+	wantSystemDirRenames(t, r)
 	for _, name := range []string{probe.CheckRenameOverOpenFile, probe.CheckRemoveOpenFile} {
 		if c := check(t, r, name); len(c.Stray) > 0 || !strings.Contains(c.Detail, "the open handle still reads the old bytes") {
 			t.Errorf("%s: stray %q, detail %q; want no stray name and the old bytes read", name, c.Stray, c.Detail)
@@ -242,3 +241,47 @@ func (f *forgetful) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File,
 }
 
 type plainFile struct{ vfs.File }
+
+// wantSystemDirRenames fails unless the directory checks of r report the
+// system's rename(2) on a POSIX volume: a directory replaces an empty one,
+// and is refused onto a non-empty one (ENOTEMPTY, or EEXIST as POSIX
+// allows) and onto a file (ENOTDIR). Go's os.Rename would have refused the
+// empty directory with EEXIST before any system call.
+func wantSystemDirRenames(t *testing.T, r probe.Report) {
+	t.Helper()
+	want(t, r, probe.CheckRenameDirOntoEmptyDir, "replaces", "")
+	want(t, r, probe.CheckRenameDirOntoFile, "refused", "ENOTDIR")
+	if c := check(t, r, probe.CheckRenameDirOntoNonEmptyDir); c.Outcome != "refused" || c.Errno != "ENOTEMPTY" && c.Errno != "EEXIST" {
+		t.Errorf("%s: %+v; want refused with ENOTEMPTY or EEXIST", c.Name, c)
+	}
+	for _, name := range []string{probe.CheckRenameDirOntoFile, probe.CheckRenameDirOntoEmptyDir, probe.CheckRenameDirOntoNonEmptyDir} {
+		if c := check(t, r, name); !strings.HasSuffix(c.Detail, "the system's rename, not Go's") {
+			t.Errorf("%s: detail %q; want it to say the system's rename was used", name, c.Detail)
+		}
+	}
+}
+
+// The directory checks reach the system's rename through wrappers of the
+// OS FS too (nolinkfs, faultfs: through Unwrap), and the probe still
+// removes everything it made.
+func TestDirRenamesThroughWrappersAreTheSystems(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("POSIX rename(2) semantics")
+	}
+	o, dir := newOS(t)
+	r := run(t, nolinkfs.New(faultfs.New(o), syscall.EPERM), dir)
+	wantSystemDirRenames(t, r)
+}
+
+// On an FS that is not the real OS (here one that hides it: no Dir, no
+// Unwrap) the directory checks go through the FS and say so: over osfs,
+// that is Go's os.Root.Rename, which refuses an existing directory with
+// EEXIST before any system call.
+func TestDirRenamesOfAnotherFSGoThroughIt(t *testing.T) {
+	o, dir := newOS(t)
+	r := run(t, &forgetful{FS: o}, dir)
+	want(t, r, probe.CheckRenameDirOntoEmptyDir, "refused", "EEXIST")
+	if c := check(t, r, probe.CheckRenameDirOntoEmptyDir); !strings.HasSuffix(c.Detail, "through the FS") {
+		t.Errorf("detail %q; want it to say the rename went through the FS", c.Detail)
+	}
+}

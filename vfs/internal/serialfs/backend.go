@@ -38,6 +38,7 @@ type BackendFile interface {
 	io.Reader
 	io.Writer
 	io.Closer
+	// Stat returns the open file's information.
 	Stat() (fs.FileInfo, error)
 }
 

@@ -1,7 +1,8 @@
 //go:build unix
 
-package hackpadfs_test
+package hpview
 
 import "syscall"
 
+// clearUmask sets the umask to 0.
 func clearUmask() { syscall.Umask(0) }

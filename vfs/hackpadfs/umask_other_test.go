@@ -1,5 +1,0 @@
-//go:build !unix
-
-package hackpadfs_test
-
-func clearUmask() {}

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package hpview
+
+// clearUmask does nothing: there is no umask.
+func clearUmask() {}
