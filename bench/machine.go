@@ -8,21 +8,21 @@ import (
 
 // Machine is what RESULTS.md says about the machine and the run.
 type Machine struct {
-	Cores   int
-	CPU     string // the model, where the system tells it
-	OS      string // GOOS/GOARCH
-	Kernel  string // uname: system and release
-	Go      string
-	Date    string // the run's start, UTC
-	Load    string // the load average at the start (Linux), "" elsewhere
-	Folders []Folder
+	Cores   int      // runtime.NumCPU
+	CPU     string   // the model, where the system tells it
+	OS      string   // GOOS/GOARCH
+	Kernel  string   // uname: system and release
+	Go      string   // runtime.Version
+	Date    string   // the run's start, UTC
+	Load    string   // the load average at the start (Linux), "" elsewhere
+	Folders []Folder // the directories measured in
 }
 
 // Folder is one directory measured in, with its file system as statfs tells
 // it.
 type Folder struct {
 	Label string // "temp dir", "tmpfs"
-	Path  string
+	Path  string // absolute
 	FS    string // "ext2/ext3/ext4 (statfs magic 0xef53; mounted as ext4)"
 	Short string // "ext4": the mount's type, or statfs's name
 }

@@ -15,17 +15,17 @@ const dataName = "data.json"
 // wrote it and which of that worker's updates it is, so the final file
 // shows the order in which the lock went from process to process.
 type Record struct {
-	Worker int    `json:"worker"`
-	Seq    int    `json:"seq"`
-	PID    int    `json:"pid"`
-	At     string `json:"at"`
-	Title  string `json:"title"`
+	Worker int    `json:"worker"` // the writing worker's number (0 when one process writes)
+	Seq    int    `json:"seq"`    // the writer's own count of its updates, from 1
+	PID    int    `json:"pid"`    // the writing process
+	At     string `json:"at"`     // when it was written, RFC 3339 with nanoseconds
+	Title  string `json:"title"`  // filler, the size of a dispatch title
 }
 
 // Document is the data file: {"records": [...]}, indented with two spaces
 // and a final newline, as the spawn-log is written.
 type Document struct {
-	Records []Record `json:"records"`
+	Records []Record `json:"records"` // in the order they were appended
 }
 
 // appendRecord is the JSON step every contender runs under its lock, the
