@@ -370,14 +370,17 @@ func TestRetryGetsOnlyTheTimeLeft(t *testing.T) {
 		m := locktest.NewMachine("host-a")
 		newer := m.Spawn()
 		opts := fast(m.Spawn())
-		opts.Timeout = time.Second
+		// Durations doubled from 1s so that a loaded machine keeps 700ms
+		// between the bound and both outcomes (2s: right; 3.4s: a fresh
+		// timeout).
+		opts.Timeout = 2 * time.Second
 		forced := false
 		opts.OnStep = func(s locking.Step) {
 			if s == locking.StepHoldRead && !forced {
-				// A slow first hold: it uses 700ms of the 1s timeout
+				// A slow first hold: it uses 1.4s of the 2s timeout
 				// before its fence finds the loss (a duration, not an
 				// ordering of events).
-				time.Sleep(700 * time.Millisecond)
+				time.Sleep(1400 * time.Millisecond)
 			}
 			if s == locking.StepCommitTempWritten && !forced {
 				forced = true // unlock --force, and a live holder takes the lock
@@ -393,8 +396,8 @@ func TestRetryGetsOnlyTheTimeLeft(t *testing.T) {
 		if !errors.Is(err, locking.ErrTimeout) {
 			t.Fatalf("err = %v, want a timeout naming the newer holder", err)
 		}
-		if took > 1350*time.Millisecond {
-			t.Fatalf("Update took %v with a 1s timeout: the retry got a fresh timeout", took)
+		if took > 2700*time.Millisecond {
+			t.Fatalf("Update took %v with a 2s timeout: the retry got a fresh timeout", took)
 		}
 		if e.exists(target) {
 			t.Fatal("a fenced-out writer committed")
