@@ -17,9 +17,13 @@ import (
 //     (/proc/self/fd/N), with a mask of removals only (IN_DELETE,
 //     IN_MOVED_FROM), filtered by name's base name; the folder's own
 //     removal or move (IN_DELETE_SELF, IN_MOVE_SELF), IN_IGNORED and a
-//     queue overflow (IN_Q_OVERFLOW) wake the waiter too. The inotify
-//     descriptor waits in the Go poller: no goroutine and no thread per
-//     wait.
+//     queue overflow (IN_Q_OVERFLOW) wake the waiter too. Every watch of
+//     the process is a watch descriptor on one inotify instance, read by
+//     one goroutine parked in the Go poller (closing an instance waits for
+//     an SRCU grace period in the kernel, about 28 ms here: an instance per
+//     wait would add that to every handoff); a Wait blocks on a channel,
+//     no goroutine and no thread per wait. Close removes the watch
+//     descriptor once no watch of the process needs it.
 //   - macOS and the BSDs: kqueue EVFILT_VNODE with NOTE_WRITE on the
 //     folder's descriptor (any change of its entries), each checked by one
 //     fstatat of the name before the waiter is woken; the folder's
