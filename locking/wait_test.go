@@ -337,8 +337,8 @@ func TestDeadHolderFoundByThePoll(t *testing.T) {
 // Every way a wait ends closes the watch and the folder the acquire held
 // open: no descriptor and no inotify watch is left.
 func TestWaitsLeaveNoDescriptor(t *testing.T) {
-	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
-		t.Skipf("no /proc/self/fd: %v", err)
+	if fdDir() == "" {
+		t.Skip("no /proc/self/fd nor /dev/fd here")
 	}
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
@@ -436,19 +436,32 @@ func TestWaitsLeaveNoDescriptor(t *testing.T) {
 	})
 }
 
-// openFDs counts this process's open descriptors and its inotify watches.
+// fdDir is the folder that lists this process's descriptors: /proc/self/fd
+// on Linux, /dev/fd on macOS and the BSDs; "" when there is none.
+func fdDir() string {
+	for _, d := range []string{"/proc/self/fd", "/dev/fd"} {
+		if _, err := os.ReadDir(d); err == nil {
+			return d
+		}
+	}
+	return ""
+}
+
+// openFDs counts this process's open descriptors and, on Linux, its inotify
+// watches.
 func openFDs(t *testing.T) (fds, watches int) {
 	t.Helper()
-	ents, err := os.ReadDir("/proc/self/fd")
+	dir := fdDir()
+	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, de := range ents {
-		link, err := os.Readlink("/proc/self/fd/" + de.Name())
-		if err != nil {
+		if _, err := os.Stat(dir + "/" + de.Name()); err != nil {
 			continue // the descriptor ReadDir itself used
 		}
 		fds++
+		link, _ := os.Readlink(dir + "/" + de.Name())
 		if strings.Contains(link, "inotify") {
 			info, err := os.ReadFile("/proc/self/fdinfo/" + de.Name())
 			if err == nil {
