@@ -177,3 +177,16 @@ func dupCloexec(fd int) (int, error) {
 		}
 	}
 }
+
+// openFolder opens the folder dir through the root; the root's own folder
+// (".") is a duplicate of the folder's descriptor, with no call through the
+// root.
+func (f *FS) openFolder(dir string) (*os.File, error) {
+	if dir == "." {
+		fd, derr := -1, error(nil)
+		if f.at.at(func(dfd int) { fd, derr = dupCloexec(dfd) }) && derr == nil {
+			return os.NewFile(uintptr(fd), f.osName(".")), nil
+		}
+	}
+	return f.root.Open(dir)
+}

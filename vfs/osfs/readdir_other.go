@@ -42,3 +42,6 @@ func (f *FS) readDir(name string, prefixes []string) ([]fs.DirEntry, error) {
 	}
 	return ents, nil
 }
+
+// openFolder opens the folder dir through the root.
+func (f *FS) openFolder(dir string) (*os.File, error) { return f.root.Open(dir) }

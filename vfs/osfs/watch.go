@@ -45,7 +45,7 @@ func (f *FS) WatchRemoval(name string) (vfs.Watch, error) {
 	if err != nil {
 		return nil, watchError(name, err)
 	}
-	d, err := f.root.Open(dir)
+	d, err := f.openFolder(dir)
 	if err != nil {
 		return nil, watchError(name, unwrapPath(err))
 	}

@@ -31,18 +31,26 @@ const wakeAlways = unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_IGNORED | u
 // (about 28 ms measured here, with or without watches), which an instance
 // per wait would add to every handoff; so a watch is an inotify watch
 // descriptor on this one instance, added when it is armed and removed when
-// it is closed (about 1 us each), and the instance is never closed. One
-// goroutine reads it, parked in the Go poller while nothing happens, and
-// wakes the watches an event concerns.
-var theHub = &hub{dirs: map[int32][]*inotifyWatch{}}
+// it is closed (about 1 us each), and the instance is never closed.
+//
+// The instance is read by the waiters themselves: the first Wait to find no
+// reader reads it (parked in the Go poller, with a read deadline and ctx's
+// end as a past deadline) and wakes every watch its events concern; the
+// others wait on their own wake or for the reader to stop, to take over.
+// A wake thus takes one thread, the waiter's, as a blocking system call
+// would; no goroutine reads for the process.
+var theHub = &hub{dirs: map[int32][]*inotifyWatch{}, free: make(chan struct{}), buf: make([]byte, 64<<10)}
 
 type hub struct {
-	mu     sync.Mutex
-	fd     int      // the inotify descriptor, -1 until the first watch
-	file   *os.File // fd, non-blocking, in the Go poller
-	err    error    // why the instance cannot be used any more
-	dirs   map[int32][]*inotifyWatch
-	inited bool
+	mu      sync.Mutex
+	fd      int      // the inotify descriptor, once inited
+	file    *os.File // fd, non-blocking, in the Go poller
+	err     error    // why the instance cannot be used any more
+	dirs    map[int32][]*inotifyWatch
+	inited  bool
+	reading bool          // a Wait reads the instance now
+	free    chan struct{} // closed (and replaced) when that Wait stops reading
+	buf     []byte        // the reader's
 }
 
 // inotifyWatch is a watch on one name of one folder.
@@ -117,32 +125,54 @@ func (h *hub) start() error {
 		return err
 	}
 	h.fd, h.file, h.inited = fd, file, true
-	go h.read()
 	return nil
 }
 
-// read reads events for the life of the process and wakes the watches they
-// concern. On a read error every watch ends and no new one is armed.
-func (h *hub) read() {
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := h.file.Read(buf)
-		if err != nil {
-			h.mu.Lock()
-			h.err = err
-			for wd, ws := range h.dirs {
-				for _, w := range ws {
-					w.end()
-				}
-				delete(h.dirs, wd)
-			}
-			h.mu.Unlock()
-			return
-		}
-		h.mu.Lock()
-		h.dispatch(buf[:n])
-		h.mu.Unlock()
+// readOnce reads the instance once, until events come, the deadline passes
+// or ctx ends, and wakes the watches the events concern. Only the Wait that
+// holds h.reading calls it. On a read error other than the deadline every
+// watch ends and no new one is armed.
+func (h *hub) readOnce(ctx context.Context, deadline time.Time) error {
+	if err := h.file.SetReadDeadline(deadline); err != nil {
+		return h.fail(err)
 	}
+	if ctx.Done() != nil {
+		fired := make(chan struct{})
+		stop := context.AfterFunc(ctx, func() {
+			defer close(fired)
+			h.file.SetReadDeadline(time.Unix(1, 0)) // in the past: the read ends
+		})
+		defer func() {
+			if !stop() {
+				<-fired // done before the next reader sets its deadline
+			}
+		}()
+	}
+	n, err := h.file.Read(h.buf)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return err
+	}
+	if err != nil {
+		return h.fail(err)
+	}
+	h.mu.Lock()
+	h.dispatch(h.buf[:n])
+	h.mu.Unlock()
+	return nil
+}
+
+// fail ends every watch: the instance cannot be read.
+func (h *hub) fail(err error) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.err = err
+	for wd, ws := range h.dirs {
+		for _, w := range ws {
+			w.end()
+		}
+		delete(h.dirs, wd)
+	}
+	return err
 }
 
 // dispatch wakes the watches the events in b concern: a removal or a move
@@ -202,28 +232,69 @@ func (w *inotifyWatch) end() {
 
 var errWatchEnded = errors.New("the watch ended (its folder was removed or unmounted)")
 
-// Wait implements [vfs.Watch.Wait].
+// Wait implements [vfs.Watch.Wait]: it takes a wake already dispatched, or
+// reads the instance itself when no other Wait does, or waits for its wake
+// or for the reader to stop.
 func (w *inotifyWatch) Wait(ctx context.Context, d time.Duration) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, err
-	}
-	select {
-	case <-w.wake:
-		return true, nil
-	default:
-	}
-	if w.ended.Load() {
-		return false, errWatchEnded
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-w.wake:
-		return true, nil
-	case <-t.C:
-		return false, nil
-	case <-ctx.Done():
-		return false, ctx.Err()
+	h := theHub
+	deadline := time.Now().Add(d)
+	for {
+		select {
+		case <-w.wake:
+			return true, nil
+		default:
+		}
+		if w.ended.Load() {
+			return false, errWatchEnded
+		}
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false, nil
+		}
+		h.mu.Lock()
+		// Every wake is sent under h.mu (by the reader's dispatch): one
+		// sent before this point is in w.wake now, and must be taken
+		// before this Wait becomes the reader and blocks.
+		select {
+		case <-w.wake:
+			h.mu.Unlock()
+			return true, nil
+		default:
+		}
+		if h.err != nil {
+			h.mu.Unlock()
+			return false, h.err
+		}
+		if !h.reading {
+			h.reading = true
+			h.mu.Unlock()
+			err := h.readOnce(ctx, deadline)
+			h.mu.Lock()
+			h.reading = false
+			close(h.free)
+			h.free = make(chan struct{})
+			h.mu.Unlock()
+			if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+				return false, err
+			}
+			continue
+		}
+		free := h.free
+		h.mu.Unlock()
+		t := time.NewTimer(left)
+		select {
+		case <-w.wake:
+			t.Stop()
+			return true, nil
+		case <-free:
+			t.Stop() // the reader stopped: read, if no other Wait does
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
 	}
 }
 

@@ -167,3 +167,40 @@ func TestWatchInsideTheRoot(t *testing.T) {
 		}
 	}
 }
+
+// Several watches of one process wait at once (one of them reads the one
+// inotify instance for all): each is woken by the removal of its own name.
+func TestWatchesWaitTogether(t *testing.T) {
+	fsys, dir := newFS(t)
+	names := []string{"a", "b", "c", "d"}
+	watches := map[string]vfs.Watch{}
+	for _, n := range names {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+		watches[n] = watchOn(t, fsys, n)
+	}
+	type result struct {
+		name  string
+		woken bool
+		err   error
+	}
+	done := make(chan result, len(names))
+	for _, n := range names {
+		go func() {
+			woken, err := watches[n].Wait(context.Background(), time.Minute)
+			done <- result{n, woken, err}
+		}()
+	}
+	for _, n := range names {
+		os.Remove(filepath.Join(dir, n))
+	}
+	for range names {
+		select {
+		case r := <-done:
+			if !r.woken || r.err != nil {
+				t.Errorf("the watch of %s: woken %v, %v", r.name, r.woken, r.err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("not every watch was woken by the removal of its name")
+		}
+	}
+}
