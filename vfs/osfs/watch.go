@@ -18,12 +18,15 @@ import (
 //     IN_MOVED_FROM), filtered by name's base name; the folder's own
 //     removal or move (IN_DELETE_SELF, IN_MOVE_SELF), IN_IGNORED and a
 //     queue overflow (IN_Q_OVERFLOW) wake the waiter too. Every watch of
-//     the process is a watch descriptor on one inotify instance, read by
-//     one goroutine parked in the Go poller (closing an instance waits for
-//     an SRCU grace period in the kernel, about 28 ms here: an instance per
-//     wait would add that to every handoff); a Wait blocks on a channel,
-//     no goroutine and no thread per wait. Close removes the watch
-//     descriptor once no watch of the process needs it.
+//     the process is a watch descriptor on one inotify instance (closing
+//     an instance waits for an SRCU grace period in the kernel, about
+//     28 ms here: an instance per wait would add that to every handoff).
+//     A Wait reads the instance itself, parked in the Go poller with a
+//     read deadline (and ctx's end as a deadline in the past), unless
+//     another Wait of the process reads it already; the reader wakes every
+//     watch its events concern. No goroutine or thread is added per wait
+//     or per process. Close removes the watch descriptor once no watch of
+//     the process needs it.
 //   - macOS and the BSDs: kqueue EVFILT_VNODE with NOTE_WRITE on the
 //     folder's descriptor (any change of its entries), each checked by one
 //     fstatat of the name before the waiter is woken; the folder's
