@@ -25,6 +25,11 @@ func slow(h locking.Host) locking.Options {
 // the minute of slow's poll, generous for a loaded machine.
 const woken = 5 * time.Second
 
+// patience is how long a test waits for what must come (a wait, a release,
+// a result) before it fails: long for a loaded machine, short enough that
+// a mutant that never delivers it fails soon.
+const patience = 10 * time.Second
+
 // needWatch skips a test where the OS file system offers no wake-up (every
 // system but Linux, macOS and the BSDs).
 func needWatch(t *testing.T, fsys vfs.FS) {
@@ -98,12 +103,12 @@ func TestWaiterWokenByRelease(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		done := acquireAsync(ctx, ffs, slow(m.Spawn()))
-		receive(t, waiting, 30*time.Second, "the waiter never waited on a watch")
+		receive(t, waiting, patience, "the waiter never waited on a watch")
 		released := time.Now()
 		if err := holder.Release(); err != nil {
 			t.Fatal(err)
 		}
-		got := receive(t, done, 30*time.Second, "the waiter was not woken by the release (its poll is a minute)")
+		got := receive(t, done, patience, "the waiter was not woken by the release (its poll is a minute)")
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
@@ -147,8 +152,8 @@ func TestWatchArmedBeforeTheRead(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		done := acquireAsync(ctx, ffs, slow(m.Spawn()))
-		at := receive(t, released, 30*time.Second, "the waiter never read the held lock")
-		got := receive(t, done, 30*time.Second, "a release between the read and the wait was missed (the poll is a minute)")
+		at := receive(t, released, patience, "the waiter never read the held lock")
+		got := receive(t, done, patience, "a release between the read and the wait was missed (the poll is a minute)")
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
@@ -221,8 +226,8 @@ func TestNoWatchFallsBackToPolling(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
 				done := acquireAsync(ctx, c.wrap(ffs), slow(m.Spawn()))
-				at := receive(t, released, 30*time.Second, "the waiter did not read the lock 4 times (no back-off: its poll is a minute)")
-				got := receive(t, done, 30*time.Second, "the waiter without a watch did not acquire")
+				at := receive(t, released, patience, "the waiter did not read the lock 4 times (no back-off: its poll is a minute)")
+				got := receive(t, done, patience, "the waiter without a watch did not acquire")
 				if got.err != nil {
 					t.Fatal(got.err)
 				}
@@ -257,8 +262,8 @@ func TestWatchFailureFallsBackToPolling(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		done := acquireAsync(ctx, ffs, slow(m.Spawn()))
-		receive(t, released, 30*time.Second, "the waiter did not poll on after its watch failed")
-		got := receive(t, done, 30*time.Second, "the waiter did not acquire")
+		receive(t, released, patience, "the waiter did not poll on after its watch failed")
+		got := receive(t, done, patience, "the waiter did not acquire")
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
@@ -285,10 +290,10 @@ func TestCancelWhileWaiting(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		done := acquireAsync(ctx, ffs, slow(m.Spawn()))
-		receive(t, waiting, 30*time.Second, "the waiter never waited on a watch")
+		receive(t, waiting, patience, "the waiter never waited on a watch")
 		cancelled := time.Now()
 		cancel()
-		got := receive(t, done, 30*time.Second, "the wait did not end with its ctx (the poll is a minute)")
+		got := receive(t, done, patience, "the wait did not end with its ctx (the poll is a minute)")
 		if !errors.Is(got.err, context.Canceled) || got.h != nil {
 			t.Fatalf("Acquire = %v, %v; want context.Canceled", got.h, got.err)
 		}
@@ -317,10 +322,10 @@ func TestDeadHolderFoundByThePoll(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		done := acquireAsync(ctx, ffs, opts)
-		receive(t, waiting, 30*time.Second, "the waiter never waited on a watch")
+		receive(t, waiting, patience, "the waiter never waited on a watch")
 		died := time.Now()
 		dying.Kill() // like SIGKILL: the lock stays, no event
-		got := receive(t, done, 30*time.Second, "the dead holder's lock was not broken")
+		got := receive(t, done, patience, "the dead holder's lock was not broken")
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
@@ -360,9 +365,9 @@ func TestWaitsLeaveNoDescriptor(t *testing.T) {
 				ffs := faultfs.New(e.fsys)
 				waiting := onWait(ffs)
 				done := acquireAsync(context.Background(), ffs, slow(m.Spawn()))
-				receive(t, waiting, 30*time.Second, "no wait")
+				receive(t, waiting, patience, "no wait")
 				holder.Release()
-				got := receive(t, done, 30*time.Second, "not acquired")
+				got := receive(t, done, patience, "not acquired")
 				if got.err != nil {
 					t.Fatal(got.err)
 				}
@@ -384,9 +389,9 @@ func TestWaitsLeaveNoDescriptor(t *testing.T) {
 				waiting := onWait(ffs)
 				ctx, cancel := context.WithCancel(context.Background())
 				done := acquireAsync(ctx, ffs, slow(m.Spawn()))
-				receive(t, waiting, 30*time.Second, "no wait")
+				receive(t, waiting, patience, "no wait")
 				cancel()
-				if got := receive(t, done, 30*time.Second, "no return"); !errors.Is(got.err, context.Canceled) {
+				if got := receive(t, done, patience, "no return"); !errors.Is(got.err, context.Canceled) {
 					t.Fatalf("Acquire = %v, want context.Canceled", got.err)
 				}
 			}},
@@ -396,8 +401,8 @@ func TestWaitsLeaveNoDescriptor(t *testing.T) {
 				ffs.Fail(faultfs.Rule{Op: faultfs.OpWait, Err: syscall.EIO})
 				released := releaseAtRead(t, ffs, holder, 3)
 				done := acquireAsync(context.Background(), ffs, slow(m.Spawn()))
-				receive(t, released, 30*time.Second, "no release")
-				got := receive(t, done, 30*time.Second, "not acquired")
+				receive(t, released, patience, "no release")
+				got := receive(t, done, patience, "not acquired")
 				if got.err != nil {
 					t.Fatal(got.err)
 				}
