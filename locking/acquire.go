@@ -32,7 +32,10 @@ var errHeld = errors.New("lock held")
 // Acquire sweeps the leftovers of dead owners, publishes the lock whole (a
 // pending file and link(), or an exclusive create when link() is refused),
 // and on a held lock breaks it at once when its holder is provably dead;
-// otherwise it polls about every 10 ms. It returns a *TimeoutError (matching
+// otherwise it waits for the lock to go: woken at once by a release where
+// the FS can watch for one ([vfs.WatchFS]), and in any case after
+// opts.PollInterval (about 10 ms), or after a back-off up to it where it
+// cannot. It returns a *TimeoutError (matching
 // ErrTimeout) naming the holder as last read when the timeout runs out,
 // ctx.Err() when ctx ends first, and the FS's error (a *fs.PathError or
 // *os.LinkError) when a file operation fails. The caller must call
@@ -56,29 +59,55 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 	}
 	start := time.Now()
 	n := e.names(name)
+	// Every name of the hold is in the lock's folder: open it once, so that
+	// no call walks the path to it again (vfs.PinDir). Release closes it.
+	fsys, unpin := vfs.PinDir(fsys, n.dir)
+	h, err := e.acquirePinned(ctx, fsys, n, start, deadline)
+	if err != nil {
+		unpin()
+		return nil, err
+	}
+	h.unpin = unpin
+	return h, nil
+}
+
+// acquirePinned runs the steps of Acquire with the lock's folder pinned.
+func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, deadline time.Time) (*Hold, error) {
 	e.sweep(fsys, n) // step 1
 	token, err := randomHex(e.rand, 12)
 	if err != nil {
 		return nil, err
 	}
 	h := &Hold{fsys: fsys, e: e, n: n, token: token}
+	w := newWaiter(fsys, n.lock, e.poll)
+	defer w.close()
 	missed := false // the last read found no lock although publish found one
 	atOnce := 0     // tries again at once since the last wait
+	publish := true // false after a wait: the read of step 3 comes first
 	for {
-		err := h.publish() // step 2
-		if err == nil {
-			return h, nil
-		}
-		if !errors.Is(err, errHeld) {
-			return nil, err
+		if publish {
+			err := h.publish() // step 2
+			if err == nil {
+				return h, nil
+			}
+			if !errors.Is(err, errHeld) {
+				return nil, err
+			}
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		// Step 3: read the lock; break it only if its holder is provably
-		// dead; otherwise wait and try again.
+		// dead; otherwise wait and try again. The watch is armed before
+		// the read, so a release after the read wakes the wait.
+		if time.Now().Before(deadline) {
+			w.arm()
+		}
 		held, err := e.readLock(fsys, n.lock)
 		switch {
+		case errors.Is(err, fs.ErrNotExist) && !publish:
+			publish = true
+			continue // gone since the wait: publish now
 		case errors.Is(err, fs.ErrNotExist) && !missed:
 			missed = true
 			continue // released meanwhile: publish again at once
@@ -92,6 +121,7 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 		default:
 			missed = false
 		}
+		publish = true
 		var busy *ClaimOwner
 		if held.State == StateDead {
 			out, err := e.breakLock(fsys, n, &h.cls, held, breakAuto)
@@ -112,9 +142,13 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
 		}
 		atOnce = 0
-		if err := e.sleep(ctx, e.poll); err != nil {
+		if _, err := w.wait(ctx, time.Until(deadline), held.Token); err != nil {
 			return nil, err
 		}
+		// After a wait the lock is read first, and published only when it
+		// is gone: a herd of waiters woken by one release does not each
+		// write and remove a pending file while the new holder holds.
+		publish = false
 	}
 }
 
@@ -122,16 +156,7 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 const maxAtOnce = 3
 
 // sleep waits d, or less when ctx ends (then it returns ctx's error).
-func (e *env) sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func (e *env) sleep(ctx context.Context, d time.Duration) error { return sleep(ctx, d) }
 
 // publish makes the lock appear whole or not at all (spec: Acquire step 2),
 // or reports errHeld when the name exists.

@@ -60,11 +60,11 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 	}
 	defer fsys.Remove(claim) // 5. Remove the claim, whatever happened.
 
-	entries, err := fsys.ReadDir(n.dir)
+	prefix := path.Base(n.claimPrefix(key))
+	entries, err := vfs.ReadDirPrefix(fsys, n.dir, []string{prefix})
 	if err != nil {
 		return breakOutcome{}, err
 	}
-	prefix := path.Base(n.claimPrefix(key))
 	for _, de := range entries {
 		other := de.Name()
 		if !strings.HasPrefix(other, prefix) || other == path.Base(claim) {
@@ -127,10 +127,12 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 }
 
 // movedIs reads a lock just moved to name and reports whether match holds.
+// match sees the bytes and the size only: the moved lock is not judged
+// (no parse, no liveness check), and an irregular file has no bytes.
 func (e *env) movedIs(fsys vfs.FS, name string, match func(Holder) bool) (bool, error) {
-	h, err := e.readLock(fsys, name)
+	lf, err := readLockBytes(fsys, name)
 	if err != nil {
 		return false, err
 	}
-	return match(h), nil
+	return match(Holder{data: lf.data, Size: lf.size}), nil
 }

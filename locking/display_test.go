@@ -58,7 +58,7 @@ func TestParseRecord(t *testing.T) {
 }
 
 func TestClassifyNames(t *testing.T) {
-	n := names{target: "d/s.json", lock: "d/s.json.lock", dir: "d", host: "0a1b2c3d", pid: 7}
+	n := newNames("d/s.json", "0a1b2c3d", 7)
 	for _, c := range []struct {
 		name string
 		kind leftoverKind

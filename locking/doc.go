@@ -39,6 +39,30 @@
 // and F.tmp-*. The sweep at every acquire removes such names whose owner is
 // on this host and dead, and nothing by age.
 //
+// # Waiting
+//
+// A writer that finds the lock held waits for it to go (spec: Acquire step
+// 3). Where the FS can watch for a removal ([vfs.WatchFS]: osfs with
+// inotify on Linux, kqueue on macOS and the BSDs) the watch is armed before
+// the read of the held lock, so the release (a rename of the lock away),
+// a break or an unlock wakes the waiter at once, and a release between the
+// read and the wait is never missed. Every wait also ends after
+// [Options.PollInterval] (10 ms): a holder that died sends no event, and the
+// poll reads its lock and breaks it. Without a watch the waiter polls with
+// a back-off from 100 µs up to the poll interval. After a wait the lock is
+// read first and published only when it is gone. Nothing safe depends on
+// the wake-up: a wake only leads to the read and the publish of the steps.
+//
+// # The folder of a hold
+//
+// Every name of a hold is in the lock's folder, so Acquire opens that
+// folder once ([vfs.PinDir], where the FS has [vfs.OpenRootFS]) and every
+// call of the hold, the commit's included, is resolved from it; Release
+// closes it. If the folder is renamed during a hold, the hold's calls stay
+// in the folder it opened. The sweep lists only the names that begin like
+// one beside the lock ([vfs.ReadDirPrefix]), so unrelated files in the
+// folder cost little.
+//
 // # Steps
 //
 // Every step of the spec is a [Step] constant, and [Options.OnStep] is

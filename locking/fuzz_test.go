@@ -90,7 +90,7 @@ func FuzzClassify(f *testing.F) {
 	} {
 		f.Add(seed, 4242)
 	}
-	n := names{target: "d/f", lock: "d/f.lock", dir: "d", host: HostHash("fuzz-host")}
+	n := newNames("d/f", HostHash("fuzz-host"), 0)
 	f.Fuzz(func(t *testing.T, base string, pid int) {
 		kind, o := n.classify(base)
 		switch kind {

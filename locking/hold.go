@@ -20,6 +20,7 @@ type Hold struct {
 	content  []byte // the lock's bytes as published
 	cls      class
 	released bool
+	unpin    func() error // lets go of the folder the hold keeps open
 }
 
 // Token returns the hold's 24-hex token, the one the fence checks.
@@ -37,14 +38,18 @@ func (h *Hold) HardLinks() bool { return h.cls == classLinks }
 // lock is gone or carries another token, and the FS's error when the lock
 // cannot be read (then the hold cannot tell, and must not commit).
 func (h *Hold) Fence() error {
-	cur, err := h.e.readLock(h.fsys, h.n.lock)
+	lf, err := readLockBytes(h.fsys, h.n.lock)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ErrLockLost
 	}
 	if err != nil {
 		return fmt.Errorf("locking: fence: %w", err)
 	}
-	if cur.State == StateUnreadable || cur.Token != h.token {
+	if lf.irregular == nil && bytes.Equal(lf.data, h.content) {
+		return nil // the very bytes this hold published: its token
+	}
+	cur := h.e.judge(lf.data, lf.size, lf.fileTime)
+	if lf.irregular != nil || cur.State == StateUnreadable || cur.Token != h.token {
 		return ErrLockLost
 	}
 	return nil
@@ -124,12 +129,16 @@ func (h *Hold) writeFenced(name string, parts [][]byte, steps bool) error {
 // unlinks the lock name. It returns nil when the hold's own lock was
 // released, ErrLockLost when the lock was gone or was another (put back, or
 // dropped when the name was taken meanwhile), and the FS's error otherwise.
-// A second call returns nil.
+// It closes the lock's folder, which the hold keeps open from Acquire on
+// where the FS can ([vfs.PinDir]). A second call returns nil.
 func (h *Hold) Release() error {
 	if h.released {
 		return nil
 	}
 	h.released = true
+	if h.unpin != nil {
+		defer h.unpin()
+	}
 	e, fsys, n := h.e, h.fsys, h.n
 	attempt, err := e.newAttempt()
 	if err != nil {

@@ -22,16 +22,35 @@ type names struct {
 	dir    string // the folder of both
 	host   string // 8 hex of sha256(hostname)
 	pid    int
+
+	// The prefixes of the names beside the lock, in the folder.
+	pendingP, brokenP, claimP, tempP string
+	// swept are the prefixes a sweep lists: every name beside the lock
+	// begins with one.
+	swept []string
 }
 
 func (e *env) names(target string) names {
-	return names{
-		target: target,
-		lock:   LockName(target),
-		dir:    path.Dir(target),
-		host:   HostHash(e.host.Hostname()),
-		pid:    e.host.PID(),
+	return newNames(target, HostHash(e.host.Hostname()), e.host.PID())
+}
+
+// newNames returns the names of target for the host of hash host and pid.
+func newNames(target, host string, pid int) names {
+	lock := LockName(target)
+	lockBase, targetBase := path.Base(lock), path.Base(target)
+	n := names{
+		target:   target,
+		lock:     lock,
+		dir:      path.Dir(target),
+		host:     host,
+		pid:      pid,
+		pendingP: lockBase + ".pending-",
+		brokenP:  lockBase + ".broken-",
+		claimP:   lockBase + ".claim-",
+		tempP:    targetBase + ".tmp-",
 	}
+	n.swept = []string{lockBase + ".", n.tempP}
+	return n
 }
 
 // HostHash is the <host> part of every name beside a lock: the first 8 hex
@@ -102,16 +121,15 @@ const (
 // names beside the lock, in the current or an earlier shape (spec: The lock
 // file and the names beside it), and who owns it when the name says.
 func (n names) classify(base string) (leftoverKind, owner) {
-	lockBase, targetBase := path.Base(n.lock), path.Base(n.target)
 	switch {
-	case strings.HasPrefix(base, lockBase+".pending-"):
-		return ownerFromSuffix(base[len(lockBase+".pending-"):])
-	case strings.HasPrefix(base, lockBase+".broken-"):
-		return ownerFromSuffix(base[len(lockBase+".broken-"):])
-	case strings.HasPrefix(base, targetBase+".tmp-"):
-		return ownerFromSuffix(base[len(targetBase+".tmp-"):])
-	case strings.HasPrefix(base, lockBase+".claim-"):
-		rest := base[len(lockBase+".claim-"):]
+	case strings.HasPrefix(base, n.pendingP):
+		return ownerFromSuffix(base[len(n.pendingP):])
+	case strings.HasPrefix(base, n.brokenP):
+		return ownerFromSuffix(base[len(n.brokenP):])
+	case strings.HasPrefix(base, n.tempP):
+		return ownerFromSuffix(base[len(n.tempP):])
+	case strings.HasPrefix(base, n.claimP):
+		rest := base[len(n.claimP):]
 		if key, suffix, ok := strings.Cut(rest, "-"); ok && len(key) == 16 && isHex(key) {
 			k, o := ownerFromSuffix(suffix)
 			if k == ownerInName && o.hostHash != "" {

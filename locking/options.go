@@ -17,7 +17,8 @@ const (
 	// DefaultUnlockBusyWait is UNLOCK_BUSY_WAIT_MS: how long [Unlock]
 	// without force waits while another breaker's live claim is on the lock.
 	DefaultUnlockBusyWait = time.Second
-	// DefaultPollInterval is how often a waiting writer tries the lock again.
+	// DefaultPollInterval is the longest a waiting writer waits before it
+	// reads a held lock again (spec: Acquire step 3, "about 10 ms").
 	DefaultPollInterval = 10 * time.Millisecond
 )
 
@@ -49,8 +50,11 @@ type Options struct {
 	// value) means fail at once.
 	Timeout time.Duration
 
-	// PollInterval is the wait between two tries of a held lock; zero means
-	// DefaultPollInterval (10 ms).
+	// PollInterval is the longest wait between two reads of a held lock;
+	// zero means DefaultPollInterval (10 ms). A release wakes a waiter
+	// sooner where the FS can watch for it ([vfs.WatchFS]); without a
+	// watch the waits back off from 100 µs up to it. It is also how soon
+	// a holder that dies while a writer waits is found and broken.
 	PollInterval time.Duration
 
 	// UnlockBusyWait is how long Unlock without force waits while another

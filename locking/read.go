@@ -4,41 +4,106 @@ import (
 	"bytes"
 	"io"
 	"io/fs"
+	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
 )
 
-// readLock reads the lock (or a moved lock) through one handle, file time and
-// bytes together, and judges it. At most maxLockBytes+1 bytes are read: a
-// longer file is unreadable. A name that is not a regular file (a symlink, a
-// directory, a FIFO) is judged unreadable without being followed or read:
-// it is stat'ed without following a symlink where the FS can, and opened
-// non-blocking. Errors are the FS's (fs.ErrNotExist when there is no lock).
-func (e *env) readLock(fsys vfs.FS, name string) (Holder, error) {
-	if fi, err := vfs.Lstat(fsys, name); err == nil && !fi.Mode().IsRegular() {
-		return e.judgeIrregular(fi), nil
+// lockFile is a lock (or a moved lock) as read, not yet judged.
+type lockFile struct {
+	data      []byte // at most maxLockBytes+1 bytes
+	size      int64
+	fileTime  time.Time
+	irregular fs.FileInfo // not nil when the name is not a regular file
+}
+
+// readLockFile reads a lock through one handle, file time and bytes
+// together. At most maxLockBytes+1 bytes are read: a longer file is
+// unreadable. A name that is not a regular file (a symlink, a directory, a
+// FIFO) is not followed or read: it is stat'ed without following a symlink
+// where the FS can, and opened non-blocking. Errors are the FS's
+// (fs.ErrNotExist when there is no lock).
+func readLockFile(fsys vfs.FS, name string) (lockFile, error) {
+	return readLock(fsys, name, true)
+}
+
+// readLockBytes reads a lock's bytes and size, as readLockFile does, for a
+// check of its bytes (the fence, a moved lock): where the FS can lstat, the
+// open handle is not stat'ed again (its file time is not needed, and what
+// is read is only ever compared with known bytes), so a name replaced
+// between the two calls reads as other bytes, never as this hold's.
+func readLockBytes(fsys vfs.FS, name string) (lockFile, error) {
+	return readLock(fsys, name, false)
+}
+
+func readLock(fsys vfs.FS, name string, oneHandle bool) (lockFile, error) {
+	lfi, lerr := vfs.Lstat(fsys, name)
+	if lerr == nil && !lfi.Mode().IsRegular() {
+		return lockFile{irregular: lfi, fileTime: lfi.ModTime()}, nil
 	}
 	f, err := fsys.OpenFile(name, vfs.ReadFlags, 0)
 	if err != nil {
-		return Holder{}, err
+		return lockFile{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return Holder{}, err
+	fi := lfi
+	if oneHandle || lerr != nil {
+		if fi, err = f.Stat(); err != nil {
+			return lockFile{}, err
+		}
+		if !fi.Mode().IsRegular() {
+			return lockFile{irregular: fi, fileTime: fi.ModTime()}, nil
+		}
 	}
-	if !fi.Mode().IsRegular() {
-		return e.judgeIrregular(fi), nil
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxLockBytes+1))
+	data, err := readUpTo(f, fi.Size(), maxLockBytes+1)
 	if err != nil {
-		return Holder{}, err
+		return lockFile{}, err
 	}
 	size := fi.Size()
 	if int64(len(data)) > size {
 		size = int64(len(data)) // grew since the stat
 	}
-	return e.judge(data, size, fi.ModTime()), nil
+	return lockFile{data: data, size: size, fileTime: fi.ModTime()}, nil
+}
+
+// readUpTo reads r to its end, or limit bytes. A file no longer than the
+// size it was stat'ed with is read with one read(2): a read that returns
+// exactly size bytes into a larger buffer has reached the end.
+func readUpTo(r io.Reader, size, limit int64) ([]byte, error) {
+	n := size + 1
+	if n <= 0 || n > limit {
+		n = limit
+	}
+	buf := make([]byte, 0, n)
+	for int64(len(buf)) < limit {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		m, err := r.Read(buf[len(buf):min(int64(cap(buf)), limit)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(buf)) == size && len(buf) < cap(buf) && m > 0 {
+			break // all the stat'ed bytes in a buffer with room to spare
+		}
+	}
+	return buf, nil
+}
+
+// readLock reads a lock (see readLockFile) and judges it.
+func (e *env) readLock(fsys vfs.FS, name string) (Holder, error) {
+	lf, err := readLockFile(fsys, name)
+	if err != nil {
+		return Holder{}, err
+	}
+	if lf.irregular != nil {
+		return e.judgeIrregular(lf.irregular), nil
+	}
+	return e.judge(lf.data, lf.size, lf.fileTime), nil
 }
 
 // sameLock reports whether two reads are of the same lock: the same bytes

@@ -13,8 +13,11 @@
 // The interface holds only what the lock needs on every volume. Rarer
 // capabilities are optional interfaces in the io/fs style, one a file, each
 // with a helper that checks for it and reports [errors.ErrUnsupported] when it
-// is missing: [RenameNoReplaceFS], [ChtimesFS], [Locker]. A wrapper must
-// forward every optional interface of the FS it wraps.
+// is missing: [RenameNoReplaceFS], [ChtimesFS], [LstatFS], [Locker], [WatchFS]
+// (a wake-up when a name goes: the lock's waiters), [OpenRootFS] (a folder
+// held open: [PinDir]) and [PrefixDirFS] (a listing of some names only; its
+// helper falls back to ReadDir and a filter). A wrapper must forward every
+// optional interface of the FS it wraps.
 //
 // Backends: vfs/osfs (the real OS, rooted with os.Root), vfs/nolinkfs (Link
 // always refused, the no-hard-links class), vfs/faultfs (fault injection

@@ -25,6 +25,13 @@
 // and Close are operations named by the name given to OpenFile. Its Stat,
 // ReadDir, TryLock and Unlock go straight to the wrapped file.
 //
+// A watch armed by WatchRemoval ([OpWatch]) is wrapped: each of its Waits is
+// [OpWait] on the watched name, so a hook can pause a waiter, or act, just
+// as it starts to wait. An FS returned by OpenRoot ([OpOpenRoot]) shares the
+// rules, hooks and counts of the FS that opened it and names its calls by
+// their names there, so a test sees the lock's calls the same with its
+// folder pinned ([vfs.PinDir]) or not. ReadDirPrefix is [OpReadDir].
+//
 // The shipped pa binary never uses this package (DESIGN.md: fault injection
 // in the real binary exists only in a test build).
 package faultfs

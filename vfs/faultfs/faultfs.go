@@ -12,8 +12,14 @@ import (
 // or a hook fails it. Its methods, rules and hooks are safe for concurrent
 // use.
 type FS struct {
-	inner vfs.FS
+	inner  vfs.FS
+	prefix string // for an FS from OpenRoot: its directory's name in the first
+	*shared
+}
 
+// shared are the rules, hooks and counts of an FS and of every FS its
+// OpenRoot returns.
+type shared struct {
 	mu     sync.Mutex
 	rules  []*rule
 	before []Hook
@@ -26,11 +32,14 @@ var (
 	_ vfs.ChtimesFS         = (*FS)(nil)
 	_ vfs.LstatFS           = (*FS)(nil)
 	_ vfs.RenameNoReplaceFS = (*FS)(nil)
+	_ vfs.WatchFS           = (*FS)(nil)
+	_ vfs.OpenRootFS        = (*FS)(nil)
+	_ vfs.PrefixDirFS       = (*FS)(nil)
 )
 
 // New wraps inner, with no rules and no hooks.
 func New(inner vfs.FS) *FS {
-	return &FS{inner: inner, calls: make(map[call]int)}
+	return &FS{inner: inner, shared: &shared{calls: make(map[call]int)}}
 }
 
 // Unwrap returns the wrapped FS.
@@ -40,7 +49,7 @@ func (f *FS) Unwrap() vfs.FS { return f.inner }
 // it returns is wrapped: its Read, Write, Sync and Close are operations too.
 func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
 	var file vfs.File
-	err := f.do(Event{Op: OpOpenFile, Name: name}, "open", func() (err error) {
+	err := f.do(Event{Op: OpOpenFile, Name: f.full(name)}, "open", func() (err error) {
 		file, err = f.inner.OpenFile(name, flag, perm)
 		return err
 	})
@@ -50,13 +59,13 @@ func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error)
 		}
 		return nil, err
 	}
-	return &File{fs: f, name: name, inner: file}, nil
+	return &File{fs: f, name: f.full(name), inner: file}, nil
 }
 
 // Stat returns the file information of name in the wrapped FS (operation
 // [OpStat]).
 func (f *FS) Stat(name string) (fi fs.FileInfo, err error) {
-	err = f.do(Event{Op: OpStat, Name: name}, "stat", func() (err error) {
+	err = f.do(Event{Op: OpStat, Name: f.full(name)}, "stat", func() (err error) {
 		fi, err = f.inner.Stat(name)
 		return err
 	})
@@ -69,7 +78,7 @@ func (f *FS) Stat(name string) (fi fs.FileInfo, err error) {
 // ReadDir lists the directory name of the wrapped FS (operation
 // [OpReadDir]).
 func (f *FS) ReadDir(name string) (entries []fs.DirEntry, err error) {
-	err = f.do(Event{Op: OpReadDir, Name: name}, "readdir", func() (err error) {
+	err = f.do(Event{Op: OpReadDir, Name: f.full(name)}, "readdir", func() (err error) {
 		entries, err = f.inner.ReadDir(name)
 		return err
 	})
@@ -81,7 +90,7 @@ func (f *FS) ReadDir(name string) (entries []fs.DirEntry, err error) {
 
 // Mkdir creates the directory name in the wrapped FS (operation [OpMkdir]).
 func (f *FS) Mkdir(name string, perm fs.FileMode) error {
-	return f.do(Event{Op: OpMkdir, Name: name}, "mkdir", func() error {
+	return f.do(Event{Op: OpMkdir, Name: f.full(name)}, "mkdir", func() error {
 		return f.inner.Mkdir(name, perm)
 	})
 }
@@ -89,7 +98,7 @@ func (f *FS) Mkdir(name string, perm fs.FileMode) error {
 // Link links newname to oldname in the wrapped FS (operation [OpLink]).
 // Injected errors are *os.LinkError.
 func (f *FS) Link(oldname, newname string) error {
-	return f.do(Event{Op: OpLink, Name: oldname, NewName: newname}, "link", func() error {
+	return f.do(Event{Op: OpLink, Name: f.full(oldname), NewName: f.full(newname)}, "link", func() error {
 		return f.inner.Link(oldname, newname)
 	})
 }
@@ -97,16 +106,28 @@ func (f *FS) Link(oldname, newname string) error {
 // Rename renames oldname to newname in the wrapped FS (operation
 // [OpRename]). Injected errors are *os.LinkError.
 func (f *FS) Rename(oldname, newname string) error {
-	return f.do(Event{Op: OpRename, Name: oldname, NewName: newname}, "rename", func() error {
+	return f.do(Event{Op: OpRename, Name: f.full(oldname), NewName: f.full(newname)}, "rename", func() error {
 		return f.inner.Rename(oldname, newname)
 	})
 }
 
 // Remove removes name from the wrapped FS (operation [OpRemove]).
 func (f *FS) Remove(name string) error {
-	return f.do(Event{Op: OpRemove, Name: name}, "remove", func() error {
+	return f.do(Event{Op: OpRemove, Name: f.full(name)}, "remove", func() error {
 		return f.inner.Remove(name)
 	})
+}
+
+// full is name as the first FS names it: with the directory of an FS from
+// OpenRoot before it.
+func (f *FS) full(name string) string {
+	switch {
+	case f.prefix == "":
+		return name
+	case name == ".":
+		return f.prefix
+	}
+	return f.prefix + "/" + name
 }
 
 // do makes one call: begin, then run unless begin failed it, then end.

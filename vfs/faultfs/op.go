@@ -5,7 +5,8 @@ import "strconv"
 // Op names an operation that rules and hooks can act on.
 type Op int
 
-// The operations of the FS, then those of a File returned by OpenFile.
+// The operations of the FS (and of a watch it arms), then those of a File
+// returned by OpenFile.
 const (
 	OpOpenFile Op = iota + 1 // FS.OpenFile
 	OpStat                   // FS.Stat
@@ -15,6 +16,9 @@ const (
 	OpRename                 // FS.Rename and FS.RenameNoReplace
 	OpRemove                 // FS.Remove
 	OpChtimes                // FS.Chtimes
+	OpWatch                  // FS.WatchRemoval
+	OpWait                   // Watch.Wait, of a watch armed by WatchRemoval
+	OpOpenRoot               // FS.OpenRoot
 	OpRead                   // File.Read
 	OpWrite                  // File.Write
 	OpSync                   // File.Sync
@@ -30,6 +34,9 @@ var opNames = [...]string{
 	OpRename:   "rename",
 	OpRemove:   "remove",
 	OpChtimes:  "chtimes",
+	OpWatch:    "watch",
+	OpWait:     "wait",
+	OpOpenRoot: "openroot",
 	OpRead:     "read",
 	OpWrite:    "write",
 	OpSync:     "sync",

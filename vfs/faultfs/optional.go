@@ -13,7 +13,7 @@ import (
 // [vfs.RenameNoReplace]. For rules and hooks it is operation [OpRename];
 // injected errors are *os.LinkError with Op "renamenoreplace".
 func (f *FS) RenameNoReplace(oldname, newname string) error {
-	return f.do(Event{Op: OpRename, Name: oldname, NewName: newname}, "renamenoreplace", func() error {
+	return f.do(Event{Op: OpRename, Name: f.full(oldname), NewName: f.full(newname)}, "renamenoreplace", func() error {
 		return vfs.RenameNoReplace(f.inner, oldname, newname)
 	})
 }
@@ -22,7 +22,7 @@ func (f *FS) RenameNoReplace(oldname, newname string) error {
 // (operation [OpChtimes]); when the wrapped FS lacks it, the call fails with
 // the *fs.PathError wrapping errors.ErrUnsupported of [vfs.Chtimes].
 func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
-	return f.do(Event{Op: OpChtimes, Name: name}, "chtimes", func() error {
+	return f.do(Event{Op: OpChtimes, Name: f.full(name)}, "chtimes", func() error {
 		return vfs.Chtimes(f.inner, name, atime, mtime)
 	})
 }
@@ -32,7 +32,7 @@ func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 // with the *fs.PathError wrapping errors.ErrUnsupported of [vfs.Lstat]. For
 // rules and hooks it is operation [OpStat].
 func (f *FS) Lstat(name string) (fi fs.FileInfo, err error) {
-	err = f.do(Event{Op: OpStat, Name: name}, "lstat", func() (err error) {
+	err = f.do(Event{Op: OpStat, Name: f.full(name)}, "lstat", func() (err error) {
 		fi, err = vfs.Lstat(f.inner, name)
 		return err
 	})

@@ -184,6 +184,7 @@ func TestOpString(t *testing.T) {
 		faultfs.OpMkdir: "mkdir", faultfs.OpLink: "link", faultfs.OpRename: "rename",
 		faultfs.OpRemove: "remove", faultfs.OpChtimes: "chtimes", faultfs.OpRead: "read",
 		faultfs.OpWrite: "write", faultfs.OpSync: "sync", faultfs.OpClose: "close",
+		faultfs.OpWatch: "watch", faultfs.OpWait: "wait", faultfs.OpOpenRoot: "openroot",
 		0: "Op(0)", 99: "Op(99)",
 	}
 	for op, s := range want {

@@ -22,9 +22,11 @@ type FS struct {
 }
 
 var (
-	_ vfs.FS        = (*FS)(nil)
-	_ vfs.ChtimesFS = (*FS)(nil)
-	_ vfs.LstatFS   = (*FS)(nil)
+	_ vfs.FS          = (*FS)(nil)
+	_ vfs.ChtimesFS   = (*FS)(nil)
+	_ vfs.LstatFS     = (*FS)(nil)
+	_ vfs.WatchFS     = (*FS)(nil)
+	_ vfs.PrefixDirFS = (*FS)(nil)
 )
 
 // New wraps inner.
@@ -165,4 +167,20 @@ func (f *FS) Lstat(name string) (fs.FileInfo, error) { return vfs.Lstat(f.inner,
 // Chtimes sets the times of name through the wrapped FS's [vfs.ChtimesFS].
 func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 	return vfs.Chtimes(f.inner, name, atime, mtime)
+}
+
+// WatchRemoval arms a watch on name through the wrapped FS's [vfs.WatchFS].
+// A file hidden instead of removed (still open) is renamed away from name,
+// so the watch sees it go as libfuse's volume shows it.
+func (f *FS) WatchRemoval(name string) (vfs.Watch, error) { return vfs.WatchRemoval(f.inner, name) }
+
+// ReadDirPrefix lists the entries of dir whose names begin with one of
+// prefixes, through the wrapped FS's [vfs.PrefixDirFS] or its ReadDir, as
+// ReadDir does (hidden names included).
+//
+// fusefs has no OpenRoot: it follows its open handles by their names in
+// this FS, and a root opened on the wrapped FS would bypass it; the lock
+// then keeps the names as they are ([vfs.PinDir]).
+func (f *FS) ReadDirPrefix(dir string, prefixes []string) ([]fs.DirEntry, error) {
+	return vfs.ReadDirPrefix(f.inner, dir, prefixes)
 }

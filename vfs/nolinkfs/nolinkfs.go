@@ -20,6 +20,9 @@ var (
 	_ vfs.ChtimesFS         = (*FS)(nil)
 	_ vfs.LstatFS           = (*FS)(nil)
 	_ vfs.RenameNoReplaceFS = (*FS)(nil)
+	_ vfs.WatchFS           = (*FS)(nil)
+	_ vfs.OpenRootFS        = (*FS)(nil)
+	_ vfs.PrefixDirFS       = (*FS)(nil)
 )
 
 // New wraps inner so that Link fails with errno; errno 0 means

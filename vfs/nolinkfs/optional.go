@@ -1,6 +1,7 @@
 package nolinkfs
 
 import (
+	"io/fs"
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
@@ -19,4 +20,36 @@ func (f *FS) RenameNoReplace(oldname, newname string) error {
 // errors.ErrUnsupported of [vfs.Chtimes].
 func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 	return vfs.Chtimes(f.inner, name, atime, mtime)
+}
+
+// WatchRemoval arms a watch on name through the wrapped FS's [vfs.WatchFS].
+// When the wrapped FS lacks it, it returns the *fs.PathError wrapping
+// errors.ErrUnsupported of [vfs.WatchRemoval].
+func (f *FS) WatchRemoval(name string) (vfs.Watch, error) { return vfs.WatchRemoval(f.inner, name) }
+
+// OpenRoot opens dir through the wrapped FS's [vfs.OpenRootFS] and returns
+// it with no hard links either (the same errno); its Close closes the
+// wrapped root. When the wrapped FS lacks it, it returns the
+// *fs.PathError wrapping errors.ErrUnsupported of [vfs.OpenRoot].
+func (f *FS) OpenRoot(dir string) (vfs.RootFS, error) {
+	root, err := vfs.OpenRoot(f.inner, dir)
+	if err != nil {
+		return nil, err
+	}
+	return &rootFS{FS: New(root, f.errno), root: root}, nil
+}
+
+// rootFS is an FS returned by OpenRoot.
+type rootFS struct {
+	*FS
+	root vfs.RootFS
+}
+
+// Close closes the wrapped root.
+func (r *rootFS) Close() error { return r.root.Close() }
+
+// ReadDirPrefix lists the entries of dir whose names begin with one of
+// prefixes, through the wrapped FS's [vfs.PrefixDirFS] or its ReadDir.
+func (f *FS) ReadDirPrefix(dir string, prefixes []string) ([]fs.DirEntry, error) {
+	return vfs.ReadDirPrefix(f.inner, dir, prefixes)
 }

@@ -14,8 +14,18 @@
 // system call's ("openat", "linkat", "renameat", ...) and their Path the name
 // relative to the root.
 //
-// Besides [vfs.FS], an *FS is a [vfs.ChtimesFS] and a [vfs.RenameNoReplaceFS]
-// (renameat2 with RENAME_NOREPLACE on Linux; elsewhere it reports
-// errors.ErrUnsupported), and its files are [vfs.Locker]s (flock on Unix,
-// LockFileEx on Windows).
+// Besides [vfs.FS], an *FS is a [vfs.ChtimesFS], a [vfs.LstatFS], a
+// [vfs.RenameNoReplaceFS] (renameat2 with RENAME_NOREPLACE on Linux;
+// elsewhere it reports errors.ErrUnsupported), a [vfs.WatchFS] (inotify on
+// Linux, kqueue on macOS and the BSDs; elsewhere errors.ErrUnsupported), a
+// [vfs.OpenRootFS] and a [vfs.PrefixDirFS], and its files are [vfs.Locker]s
+// (flock on Unix, LockFileEx on Windows).
+//
+// On Unix a name of the root's own folder (no slash) is opened and listed
+// straight from the folder's descriptor, with O_NOFOLLOW: one openat(2) and
+// an *os.File made by os.NewFile, where os.Root.OpenFile adds four fcntl
+// calls and an epoll_ctl that a regular file refuses, and a listing with no
+// lstat per entry, where a directory opened through a root has one. Any
+// answer but success, ENOENT or EEXIST (a symbolic link among them) goes
+// through the root as before, so nothing else changes.
 package osfs

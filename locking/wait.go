@@ -1,0 +1,102 @@
+package locking
+
+import (
+	"context"
+	"time"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// The back-off of a waiter without a watch: the first wait is short and
+// each next one twice as long, up to the poll interval, so that a short
+// hold is handed off fast while a long one costs one read per poll.
+const firstBackoff = 100 * time.Microsecond
+
+// waiter is how a writer waits for a held lock (spec: The steps, Acquire
+// step 3, "wait about 10 ms and go to 2").
+//
+// Where the FS has a [vfs.WatchFS] (osfs: inotify on Linux, kqueue on macOS
+// and the BSDs), the wait ends as soon as the lock name is removed or
+// renamed away (a release, a break), and in any case after the poll
+// interval: a holder that died leaves its lock and no event, and the poll
+// reads it and breaks it. The watch is armed before the read of step 3,
+// so a release between the EEXIST and the wait is never missed: either the
+// read finds no lock, or the watch has the event. Without a watch (or once
+// it fails) the waiter sleeps a back-off that starts at firstBackoff and
+// doubles up to the poll interval, from the start of each holder's hold
+// it sees.
+//
+// Nothing safe depends on any of it: a wake only leads to the read of
+// step 3 and, when the lock is gone, the publish of step 2.
+type waiter struct {
+	fsys vfs.FS
+	lock string
+	poll time.Duration
+
+	watch   vfs.Watch     // nil: none armed, or it failed
+	tried   bool          // arming was tried (once per acquire)
+	backoff time.Duration // the next wait without a watch
+	token   string        // the holder the back-off was started for
+}
+
+func newWaiter(fsys vfs.FS, lock string, poll time.Duration) *waiter {
+	return &waiter{fsys: fsys, lock: lock, poll: poll}
+}
+
+// arm arms the watch on the lock name, once: before the read of step 3.
+// A FS without the capability, or a watch that cannot be armed (inotify's
+// limits), leaves the waiter to poll.
+func (w *waiter) arm() {
+	if w.tried {
+		return
+	}
+	w.tried = true
+	if watch, err := vfs.WatchRemoval(w.fsys, w.lock); err == nil {
+		w.watch = watch
+	}
+}
+
+// wait waits for the lock held by holder (its token) to go, at most left
+// (the time to the acquire's deadline) and at most the poll interval. It
+// returns whether a watch woke it, and ctx's error when ctx ends.
+func (w *waiter) wait(ctx context.Context, left time.Duration, holder string) (bool, error) {
+	d := min(w.poll, left)
+	if w.watch != nil {
+		woken, err := w.watch.Wait(ctx, d)
+		if err == nil {
+			return woken, nil
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return false, cerr
+		}
+		// The watch can no longer wake us: poll from now on.
+		w.watch.Close()
+		w.watch = nil
+	}
+	if holder != w.token || w.backoff == 0 {
+		w.token, w.backoff = holder, firstBackoff
+	}
+	d = min(d, w.backoff)
+	w.backoff = min(2*w.backoff, w.poll)
+	return false, sleep(ctx, d)
+}
+
+// close releases the watch; every acquire ends with it.
+func (w *waiter) close() {
+	if w.watch != nil {
+		w.watch.Close()
+		w.watch = nil
+	}
+}
+
+// sleep waits d, or less when ctx ends (then it returns ctx's error).
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
