@@ -39,8 +39,10 @@ func writeEstate(t *testing.T, e *estatetest.Estate, agent string, n int) {
 
 // Check is linear in the records and items (a set of the board's ids, not
 // a look through the board per record): twenty times the dispatches take
-// far less than four hundred times as long (at most 120 times) (the best of three runs each, so a
-// loaded machine does not decide it).
+// far less than the four hundred times as long a quadratic check would
+// (at most 200 times). Each size is timed five times, the two interleaved,
+// and the best of each is compared, so that a loaded machine (other test
+// binaries on the same cores) does not decide it.
 func TestCheckGrowsLinearly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a spawn-log of 40,000 records")
@@ -49,22 +51,23 @@ func TestCheckGrowsLinearly(t *testing.T) {
 	const small, large = 2000, 40000
 	writeEstate(t, e, "small", small)
 	writeEstate(t, e, "large", large)
-	best := func(agent string, want int) time.Duration {
-		b := time.Hour
-		for range 3 {
-			t0 := time.Now()
-			p, err := board.Check(e.FS, agent, board.CheckOptions{})
-			b = min(b, time.Since(t0))
-			if err != nil || len(p) != 1 || p[0].Kind != board.KindNotOnBoard || p[0].DispatchID != want {
-				t.Fatalf("Check(%s) = %+v, %v; want dispatch %d not on the board", agent, p, err, want)
-			}
+	timed := func(agent string, want int) time.Duration {
+		t0 := time.Now()
+		p, err := board.Check(e.FS, agent, board.CheckOptions{})
+		d := time.Since(t0)
+		if err != nil || len(p) != 1 || p[0].Kind != board.KindNotOnBoard || p[0].DispatchID != want {
+			t.Fatalf("Check(%s) = %+v, %v; want dispatch %d not on the board", agent, p, err, want)
 		}
-		return b
+		return d
 	}
-	s, l := best("small", small), best("large", large)
+	s, l := time.Hour, time.Hour
+	for range 5 {
+		s = min(s, timed("small", small))
+		l = min(l, timed("large", large))
+	}
 	ratio := float64(l) / float64(s)
 	t.Logf("Check took %v for %d dispatches and %v for %d: %.0f times as long", s, small, l, large, ratio)
-	if ratio > 120 {
-		t.Errorf("Check took %.0f times as long for twenty times the dispatches; want it linear (at most 120 times)", ratio)
+	if ratio > 200 {
+		t.Errorf("Check took %.0f times as long for twenty times the dispatches; want it linear (at most 200 times)", ratio)
 	}
 }
