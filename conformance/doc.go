@@ -10,7 +10,9 @@
 //	R12 links=pass nolinks=pass Eight writers at once against a dead-holder lock, 25 trials
 //
 // A cell passes when every case registered for it ran and passed; a run
-// with any cell of a class under test not run fails.
+// with any cell of a class under test not run fails, unless -run or -skip
+// picked the cases (then the cells left out are listed in the log and the
+// run passes on the ones picked).
 //
 // The kill rows (R28-R49) and the stall rows (R11, R15-R17) run real child
 // processes: the test binary runs itself again with an environment variable

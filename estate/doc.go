@@ -6,7 +6,7 @@
 //	agents/<agent>/board/board.json      the agent's board (package board)
 //
 // An agent name is one safe path segment ([ValidateAgent]); a name that is
-// not is a usage error that touches nothing (DESIGN.md, Decisions: Estate).
+// not is a usage error that touches nothing.
 // Every name here is slash-separated and relative to the estate's root, as a
 // vfs.FS expects.
 package estate

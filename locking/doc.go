@@ -1,5 +1,6 @@
 // Package locking is the fail-safe file lock of the spawn-log lock spec
-// (shared/spec/spawn-log-lock.md): a lock file beside the file it guards,
+// (spec/spawn-log-lock.md; docs/spawn-log-lock.md is this
+// implementation's design page): a lock file beside the file it guards,
 // taken whole by link() or, on a volume without hard links, by an exclusive
 // create; broken automatically only when its holder is provably dead; and a
 // read-modify-write whose every commit is fenced.

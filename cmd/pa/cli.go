@@ -20,7 +20,7 @@ import (
 // -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-// Exit codes of pa (DESIGN.md, Decisions: Exit codes).
+// Exit codes of pa, as README.md lists them.
 const (
 	exitOK      = 0 // done
 	exitUsage   = 1 // usage or bad input (kong's own parse errors too)

@@ -32,6 +32,6 @@
 // their names there, so a test sees the lock's calls the same with its
 // folder pinned ([vfs.PinDir]) or not. ReadDirPrefix is [OpReadDir].
 //
-// The shipped pa binary never uses this package (DESIGN.md: fault injection
-// in the real binary exists only in a test build).
+// The shipped pa binary never uses this package (its pafault test build
+// injects its faults through switches of its own, not through faultfs).
 package faultfs
