@@ -57,7 +57,7 @@ func parseRecord(data []byte) (parsedRecord, bool) {
 	if err := dec.Decode(&raw); err != nil || raw == nil {
 		return parsedRecord{}, false
 	}
-	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+	if len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0 {
 		return parsedRecord{}, false // trailing data after the object, even a lone '}'
 	}
 	var p parsedRecord
