@@ -99,7 +99,7 @@ func parseExact(name string, data []byte) (Board, error) {
 		return corrupt(err)
 	}
 	switch {
-	case len(bytes.TrimSpace(data[dec.InputOffset():])) > 0: // even a lone '}', which dec.More does not see
+	case len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0: // even a lone '}', which dec.More does not see
 		return corrupt(errors.New("data after the JSON object"))
 	case doc.Version == nil:
 		return corrupt(errors.New(`no "version"`))

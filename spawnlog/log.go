@@ -88,7 +88,7 @@ func parseExact(name string, data []byte) (Log, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return corrupt(err)
 	}
-	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+	if len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0 {
 		return corrupt(errTrailing) // even a lone '}', which dec.More does not see
 	}
 	if doc.Version == nil {

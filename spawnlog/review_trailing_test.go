@@ -1,0 +1,22 @@
+package spawnlog
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestTrailingNonJSONSpaceIsCorrupt: after the object only JSON whitespace
+// (space, tab, newline, carriage return) may follow; a vertical tab, a form
+// feed or a Unicode space is data after the object, as encoding/json and
+// JSON.parse say.
+func TestTrailingNonJSONSpaceIsCorrupt(t *testing.T) {
+	doc := `{"version": 1, "nextId": 2, "records": [{"id": 1}]}`
+	if _, err := Parse("s", []byte(doc+" \t\r\n")); err != nil {
+		t.Fatalf("Parse with JSON whitespace after the object: %v", err)
+	}
+	for _, tr := range []string{"\v", "\f", "\u00a0", "\u0085", "\u2028", "\u3000"} {
+		if _, err := Parse("s", []byte(doc+tr)); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("Parse with %q after the object = %v; want a CorruptError (data after the object)", tr, err)
+		}
+	}
+}
