@@ -134,5 +134,9 @@ func (e *env) movedIs(fsys vfs.FS, name string, match func(Holder) bool) (bool, 
 	if err != nil {
 		return false, err
 	}
-	return match(Holder{data: lf.data, Size: lf.size}), nil
+	h := Holder{data: lf.data, Size: lf.size}
+	if lf.irregular != nil {
+		h.Mode = lf.irregular.Mode().Type()
+	}
+	return match(h), nil
 }

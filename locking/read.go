@@ -111,7 +111,7 @@ func (e *env) readLock(fsys vfs.FS, name string) (Holder, error) {
 // since every lock carries a random token). For a file longer than what is
 // read, the length must match too.
 func sameLock(a, b Holder) bool {
-	return a.Size == b.Size && bytes.Equal(a.data, b.data)
+	return a.Size == b.Size && a.Mode == b.Mode && bytes.Equal(a.data, b.data)
 }
 
 // judgeIrregular judges a lock name that is not a regular file: unreadable,
