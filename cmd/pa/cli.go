@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -240,8 +241,26 @@ func newParser(c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.Vars{"version": "pa " + version},
 		kong.Exit(func(code int) { panic(kongExit(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.KindMapper(reflect.String, rawString),
 	)
 }
+
+// rawString maps a flag or argument to a string field byte for byte. kong's
+// own string mapper transcodes the value through JSON, which replaces
+// invalid UTF-8 with U+FFFD: an --agent or --home that is not UTF-8 would
+// become another agent's name or another folder.
+var rawString = kong.MapperFunc(func(ctx *kong.DecodeContext, target reflect.Value) error {
+	t, err := ctx.Scan.PopValue("string")
+	if err != nil {
+		return err
+	}
+	s, ok := t.Value.(string)
+	if !ok {
+		return fmt.Errorf("expected a string but got %v", t.Value)
+	}
+	target.SetString(s)
+	return nil
+})
 
 // hookEnvelopeIn reports whether args ask for --hook-envelope (before any
 // "--"), read from the raw args so that even an args list kong cannot parse
