@@ -5,6 +5,7 @@ package osfs
 import (
 	"encoding/binary"
 	"io/fs"
+	"path"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -56,7 +57,10 @@ func (f *FS) readDir(name string, prefixes []string) ([]fs.DirEntry, error) {
 				continue
 			}
 			e := dirEntry{fsys: f, dir: name, name: string(nb)}
-			if e.typ, err = direntType(fd, e.name, typ); err != nil {
+			var ok bool
+			if e.typ, ok, err = entryType(fd, name, e.name, typ); err != nil {
+				return nil, err
+			} else if !ok {
 				continue // gone since the listing
 			}
 			vals = append(vals, e)
@@ -76,6 +80,23 @@ func matches(name []byte, prefixes []string) bool {
 		}
 	}
 	return false
+}
+
+// entryType is the type of the entry name of the directory dir (open as
+// dirfd) listed with type t: ok is false when the entry is gone since the
+// listing (its lstat finds no file: skipped, as os.ReadDir does). Any other
+// failure of the lstat is the listing's error, never a skipped name: a
+// listing that silently left out a name would hide a breaker's claim from
+// the claim listing (spec: The break, step 1).
+func entryType(dirfd int, dir, name string, t byte) (typ fs.FileMode, ok bool, err error) {
+	typ, err = direntType(dirfd, name, t)
+	if err == unix.ENOENT {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, &fs.PathError{Op: "lstat", Path: path.Join(dir, name), Err: err}
+	}
+	return typ, true, nil
 }
 
 // direntType is the type a getdents64 record gives, or one lstat's
