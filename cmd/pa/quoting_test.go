@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -158,19 +159,26 @@ func TestUnlockEveryAgentIgnoresAFolderThatIsNoAgent(t *testing.T) {
 }
 
 // dispatch list escapes what a terminal must not see raw in its plain
-// output: a title holding an escape sequence is shown with \x1b.
+// output: a title holding an escape sequence is shown Go-quoted, with
+// \x1b; a title with ordinary quotes and backslashes is shown as it is.
 func TestListEscapesATitleInItsPlainOutput(t *testing.T) {
 	c := binClasses[0]
 	home := t.TempDir()
-	title := "\x1b[31mred\x1b[0m \u202eevil\u0085"
-	if r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--title", title); r.code != 0 {
-		t.Fatalf("open: exit %d, %q", r.code, r.stderr)
+	for _, title := range []string{"\x1b[31mred\x1b[0m \u202eevil\u0085", `"q" back\slash <a&b>`} {
+		if r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--title", title); r.code != 0 {
+			t.Fatalf("open: exit %d, %q", r.code, r.stderr)
+		}
 	}
 	r := c.run(t, home, "dispatch", "list")
-	fields := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\t")
-	want := `\x1b[31mred\x1b[0m \u202eevil\u0085`
-	if r.code != 0 || len(fields) != 4 || fields[0] != "demo" || fields[1] != "1" || fields[3] != want {
-		t.Errorf("list: exit %d, stdout %q; want demo, 1, openedAt and the title %q", r.code, r.stdout, want)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if r.code != 0 || len(lines) != 2 {
+		t.Fatalf("list: exit %d, stdout %q; want two lines", r.code, r.stdout)
+	}
+	for i, want := range []string{`"\x1b[31mred\x1b[0m \u202eevil\u0085"`, `"q" back\slash <a&b>`} {
+		fields := strings.Split(lines[i], "\t")
+		if len(fields) != 4 || fields[0] != "demo" || fields[1] != strconv.Itoa(i+1) || fields[3] != want {
+			t.Errorf("list: line %q; want demo, %d, openedAt and the title %s", lines[i], i+1, want)
+		}
 	}
 	if strings.ContainsAny(r.stdout, "\x1b\u202e\u0085") {
 		t.Errorf("list: stdout %q holds a raw control character", r.stdout)
