@@ -13,10 +13,10 @@ import (
 
 // checkCmd is `pa board check`.
 type checkCmd struct {
-	Agent        string        `help:"Check this agent only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME"`
+	Agent        string        `help:"Check this agent only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME" type:"needed"`
 	JSON         bool          `name:"json" help:"Print the problems as one JSON object."`
 	HookEnvelope bool          `name:"hook-envelope" help:"Print one JSON object {\"ok\":...,\"problems\":[lines]} for a hook, each line cut at 360 characters; always exit 0, even on a usage error."`
-	StaleWindow  time.Duration `name:"stale-window" help:"Report a lock held longer than this (above 0; default ${default}). It only decides what is reported: no lock is ever broken for its age." default:"60s" placeholder:"DURATION"`
+	StaleWindow  time.Duration `name:"stale-window" help:"Report a lock held longer than this (above 0; default ${default}). It only decides what is reported: no lock is ever broken for its age." default:"60s" placeholder:"DURATION" type:"window"`
 }
 
 // Help is the command's long help.

@@ -18,7 +18,7 @@ import (
 // themselves are answered by pa (registerCompletion): the shell runs pa with
 // COMP_LINE set, and pa prints the candidates instead of running a command.
 type completionCmd struct {
-	Shell string `arg:"" enum:"bash,zsh,fish" help:"The shell to print the code for: bash, zsh or fish." placeholder:"SHELL"`
+	Shell string `arg:"" enum:"bash,zsh,fish" type:"shell" help:"The shell to print the code for: bash, zsh or fish." placeholder:"SHELL"`
 }
 
 // Help is the command's long help.

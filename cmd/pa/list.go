@@ -9,7 +9,7 @@ import (
 
 // listCmd is `pa dispatch list`.
 type listCmd struct {
-	Agent string `help:"List this agent's dispatches only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME"`
+	Agent string `help:"List this agent's dispatches only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME" type:"needed"`
 	JSON  bool   `name:"json" help:"Print the records as one JSON array."`
 }
 

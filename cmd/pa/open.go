@@ -18,10 +18,10 @@ import (
 
 // openCmd is `pa dispatch open`.
 type openCmd struct {
-	Agent string        `help:"The agent (one safe folder name)." env:"PA_AGENT" predictor:"agent" required:"" placeholder:"NAME"`
-	Title string        `help:"The dispatch's title." placeholder:"T"`
+	Agent string        `help:"The agent (one safe folder name)." env:"PA_AGENT" predictor:"agent" required:"" placeholder:"NAME" type:"needed"`
+	Title string        `help:"The dispatch's title." placeholder:"T" type:"needed"`
 	JSON  bool          `name:"json" help:"Print the whole record as JSON instead of the id alone."`
-	Wait  time.Duration `help:"How long to wait for a held lock (0: fail at once; default ${default})." default:"10s" placeholder:"DURATION"`
+	Wait  time.Duration `help:"How long to wait for a held lock (0: fail at once; default ${default})." default:"10s" placeholder:"DURATION" type:"wait"`
 }
 
 // Help is the command's long help.

@@ -16,7 +16,7 @@ import (
 // unlockCmd is `pa dispatch unlock`.
 type unlockCmd struct {
 	Force bool   `help:"Remove the lock whatever its holder: the operator's decision, since pa cannot know whether the holder still runs. It prints the holder first. Only once the holder's process is gone or stuck, never while it still runs."`
-	Agent string `help:"The agent whose spawn-log lock to remove (default: every agent; --force needs it)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME"`
+	Agent string `help:"The agent whose spawn-log lock to remove (default: every agent; --force needs it)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME" type:"needed"`
 }
 
 // Help is the command's long help.
