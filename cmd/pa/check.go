@@ -35,7 +35,9 @@ Output: one line a problem (--json: {"problems":[...]} with values whole, and
 a "command" that names --home when the estate is not the default;
 --hook-envelope: {"ok":bool,"problems":[lines cut at 360 characters]}).
 
-Exit codes: 0 no problem; 1 usage or bad input; 2 problems found.
+Exit codes: 0 no problem; 1 usage or bad input (a bad agent name, no estate
+at --home, an agent named that has no folder in the estate: nothing recorded
+for it, mistyped?); 2 problems found.
 With --hook-envelope always 0: a usage error is a line in the envelope.
 
 Example:
@@ -104,6 +106,9 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 		return lines, problems, err
 	}
 	defer closeFS()
+	if err := g.knownAgent(fsys, c.Agent); err != nil {
+		return lines, problems, err
+	}
 	agents, err := agentsOf(fsys, c.Agent)
 	if err != nil {
 		return lines, problems, err

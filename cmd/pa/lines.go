@@ -22,12 +22,13 @@ import (
 type advice struct {
 	pa    string // how commands start: "pa", or "pa --home DIR" (globals.program)
 	home  string // --home made absolute, "" for the default estate
+	dir   string // the estate's folder (globals.dir)
 	agent string
 }
 
 // adviceFor is the advice for agent in g's estate (opened).
 func (g *globals) adviceFor(agent string) advice {
-	return advice{pa: g.program(), home: g.home, agent: agent}
+	return advice{pa: g.program(), home: g.home, dir: g.dir, agent: agent}
 }
 
 // lock is the agent's spawn-log lock, capped for display.

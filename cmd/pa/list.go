@@ -25,7 +25,8 @@ bidirectional characters written as \uXXXX). Writes nothing and creates no
 folder: an estate that does not exist is an error.
 
 Exit codes: 0 listed; 1 usage or bad input (a bad agent name, no estate at
---home, a spawn-log that does not parse, an agent folder that is a symbolic
+--home, an agent named that has no folder in the estate (nothing recorded
+for it: mistyped?), a spawn-log that does not parse, an agent folder that is a symbolic
 link out of the estate: nothing is listed then).
 
 Example:
@@ -44,6 +45,9 @@ func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 	defer closeFS()
+	if err := g.knownAgent(fsys, c.Agent); err != nil {
+		return err
+	}
 	agents, err := agentsOf(fsys, c.Agent)
 	if err != nil {
 		return err

@@ -35,7 +35,8 @@ removed, --force or not: look at it and remove it by hand.
 Removes nothing but the lock and creates no folder: an estate that does not
 exist is an error.
 
-Exit codes: 0 removed, or no lock; 1 usage or bad input (no estate at --home);
+Exit codes: 0 removed, or no lock (for an agent named that has no folder in
+the estate, the line says nothing is recorded for it); 1 usage or bad input (no estate at --home);
 2 refused (the holder is not provably dead, another breaker is on it, it
 changed, or Ctrl-C while waiting for another breaker), a file operation of
 the lock failed, or, without --agent, an agent folder is a symbolic link out
@@ -118,6 +119,11 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 	name := estate.SpawnLogPath(agent)
 	h, err := locking.Inspect(fsys, name, opts)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && c.Agent != "" && !hasAgent(fsys, agent):
+		// No lock, as the spec's row says (exit 0), but most likely a
+		// mistyped name: say that nothing is recorded for it.
+		fmt.Fprintf(out.stdout, "%s: no lock; %s\n", a.lock(), noAgent(a.dir, agent))
+		return false, nil
 	case errors.Is(err, fs.ErrNotExist):
 		if c.Agent != "" {
 			fmt.Fprintf(out.stdout, "%s: no lock\n", a.lock())
