@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"time"
 
 	"github.com/pa-toolkit/pa/estate"
@@ -236,12 +237,13 @@ func (p Problem) Line() string {
 	return string(p.Kind)
 }
 
-// FormatWindow prints a stale window for a line: as [locking.FormatAge]
-// does from a second up (whole seconds), exactly below (500ms, 1.5ms,
-// 1ns), so a tiny window never reads "0s".
+// FormatWindow prints a stale window for a line: in whole seconds from a
+// second up (60s, as --help gives the default and the spec its 60 s, 90s,
+// 3600s; never 1m0s), exactly below (500ms, 1.5ms, 1ns), so a tiny window
+// never reads "0s".
 func FormatWindow(d time.Duration) string {
 	if d < time.Second {
 		return d.String()
 	}
-	return locking.FormatAge(d)
+	return strconv.FormatInt(int64(d.Round(time.Second)/time.Second), 10) + "s"
 }
