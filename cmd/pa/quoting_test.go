@@ -149,11 +149,15 @@ func TestUnlockEveryAgentIgnoresAFolderThatIsNoAgent(t *testing.T) {
 		estatetest.WriteFile(t, home, "agents/file", "not a folder")
 		before := estatetest.Snapshot(t, home)
 		r := c.run(t, home, "dispatch", "unlock")
-		if r.code != exitOK || r.stdout != "no spawn-log lock in the estate (1 agents)\n" || r.stderr != "" {
+		if r.code != exitOK || r.stdout != "no spawn-log lock in the estate (1 agent)\n" || r.stderr != "" {
 			t.Errorf("exit %d, stdout %q, stderr %q; want exit 0 and no lock in the estate's one agent", r.code, r.stdout, r.stderr)
 		}
 		if after := estatetest.Snapshot(t, home); !maps.Equal(before, after) {
 			t.Errorf("unlock changed the estate: %q", after)
+		}
+		estatetest.WriteFile(t, home, "agents/other/spawn-log.json", `{"version":1,"nextId":1,"records":[]}`)
+		if r := c.run(t, home, "dispatch", "unlock"); r.code != exitOK || r.stdout != "no spawn-log lock in the estate (2 agents)\n" {
+			t.Errorf("two agents: exit %d, stdout %q; want exit 0 and no lock in the estate's two agents", r.code, r.stdout)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
@@ -100,7 +101,7 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 		code = exitProblem
 	}
 	if found == 0 && code == exitOK && c.Agent == "" {
-		fmt.Fprintf(out.stdout, "no spawn-log lock in the estate (%d agents)\n", len(agents))
+		fmt.Fprintf(out.stdout, "no spawn-log lock in the estate (%s)\n", count(len(agents), "agent", "agents"))
 	}
 	if code != exitOK {
 		return &exitError{code: code}
@@ -135,7 +136,13 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 	case err != nil:
 		return false, err
 	}
-	fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), holder(h))
+	if h.State == locking.StateUnreadable && h.Mode != 0 {
+		// Not a regular file: `<lock> is not a regular file (a named
+		// pipe, age 3s): not a lock`, one colon.
+		fmt.Fprintln(out.stdout, a.held(h))
+	} else {
+		fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), holder(h))
+	}
 	err = locking.Unlock(ctx, fsys, name, h, c.Force, opts)
 	switch {
 	case err == nil:
@@ -144,11 +151,11 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 	case errors.Is(err, locking.ErrLockChanged):
 		return true, a.changed(h, c.Force)
 	case errors.Is(err, context.Canceled):
-		return true, fail(exitProblem, "%s: interrupted while waiting for another breaker: nothing removed; run %s again",
-			a.held(h), a.unlock(locking.StateDead))
+		return true, fail(exitProblem, "%sinterrupted while waiting for another breaker: nothing removed; run %s again",
+			then(a.held(h)), a.unlock(locking.StateDead))
 	case lockFault(agent, err):
 		n := a.now(fsys, opts)
-		return true, fail(exitProblem, "%s: unlock failed: %s; %s", n.lead, reason(agent, err), n.or("the lock is free now"))
+		return true, fail(exitProblem, "%sunlock failed: %s; %s", then(n.lead), reason(agent, err), n.or("the lock is free now"))
 	}
 	return true, a.lockError(err, 0)
 }
@@ -171,4 +178,12 @@ func unlockState(force bool) locking.State {
 		return locking.StateAlive
 	}
 	return locking.StateDead
+}
+
+// count is n and the noun for it: "1 agent", "0 agents", "2 agents".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
