@@ -17,7 +17,7 @@ import (
 type checkCmd struct {
 	Agent        string        `help:"Check this agent only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME" type:"needed"`
 	JSON         bool          `name:"json" help:"Print the problems as one JSON object."`
-	HookEnvelope bool          `name:"hook-envelope" help:"Print one JSON object {\"ok\":...,\"problems\":[lines]} for a hook, each line cut at 360 characters; always exit 0, even on a usage error."`
+	HookEnvelope bool          `name:"hook-envelope" help:"Print one JSON object {\"ok\":...,\"problems\":[lines]} for a hook, each line cut at 360 characters; always exit 0, even on a usage error. With --json too, --hook-envelope wins: the envelope is printed, not the --json object."`
 	StaleWindow  time.Duration `name:"stale-window" help:"Report a lock held longer than this (above 0; default ${default}). It only decides what is reported: no lock is ever broken for its age." default:"60s" placeholder:"DURATION" type:"window"`
 }
 
@@ -38,6 +38,9 @@ file time, never below 0.
 Output: one line a problem (--json: {"problems":[...]} with values whole, and
 a "command" that names --home when the estate is not the default;
 --hook-envelope: {"ok":bool,"problems":[lines cut at 360 characters]}).
+
+With both --json and --hook-envelope, --hook-envelope wins: the envelope is
+printed (exit 0), not the --json object.
 
 Exit codes: 0 no problem; 1 usage or bad input (a bad agent name, no estate
 at --home, an agent named that has no folder in the estate: nothing recorded
