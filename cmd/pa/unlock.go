@@ -37,12 +37,13 @@ Removes nothing but the lock and creates no folder: an estate that does not
 exist is an error.
 
 Exit codes: 0 removed, or no lock (for an agent named that has no folder in
-the estate, the line says nothing is recorded for it); 1 usage or bad input (no estate at --home);
-2 refused (the holder is not provably dead, another breaker is on it, it
-changed, or Ctrl-C while waiting for another breaker), a file operation of
-the lock failed, or, without --agent, an agent folder is a symbolic link out
-of the estate (never followed; the other agents go on). Each exit-2 line leads with the lock and its holder's pid,
-or says there is none, and names one command.
+the estate, the line says nothing is recorded for it); 1 usage or bad input
+(no estate at --home); 2 refused (the holder is not provably dead, another
+breaker is on it, it changed, or Ctrl-C while waiting for another breaker), a
+file operation of the lock failed, or, without --agent, an agent folder is a
+symbolic link out of the estate (never followed; the other agents go on).
+Each exit-2 line leads with the lock and its holder's pid, or says there is
+none, and names one command.
 
 Example:
   pa dispatch unlock --agent demo`
