@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"time"
 
 	"github.com/pa-toolkit/pa/estate"
@@ -27,6 +28,12 @@ const (
 	// KindCorrupt: the spawn-log or the board does not parse; writes to it
 	// fail until it is repaired by hand.
 	KindCorrupt Kind = "corrupt"
+	// KindUnreadable: the lock, the spawn-log or the board cannot be read
+	// as a file: not a regular file (a directory, a named pipe), a name on
+	// its path that is not a folder, no permission, an I/O error. Nothing
+	// else of that file is checked (no not-on-board line without both the
+	// spawn-log and the board).
+	KindUnreadable Kind = "unreadable"
 )
 
 // Problem is one finding of [Check]. Its fields keep values whole (the
@@ -46,7 +53,7 @@ type Problem struct {
 	Holder *Holder `json:"holder,omitempty"`
 	// DispatchID is the dispatch not on the board (not-on-board only).
 	DispatchID int `json:"dispatchId,omitempty"`
-	// Err says in plain words what is wrong (corrupt only).
+	// Err says in plain words what is wrong (corrupt and unreadable only).
 	Err string `json:"error,omitempty"`
 	// Command is the one command that clears the problem, with the whole
 	// agent name and the estate's --home when it is not the default
@@ -91,8 +98,12 @@ type CheckOptions struct {
 // Check reports agent's problems (spec: pa board check): a spawn-log lock
 // held longer than the stale window (by its age, from the later of
 // acquiredAt and the file time), every dispatch of the spawn-log not on the
-// board, and a spawn-log or board that does not parse. It is read-only: it
-// never writes, breaks or sweeps. Errors: an *estate.AgentError; the FS's.
+// board, a spawn-log or board that does not parse, and a lock, spawn-log or
+// board that cannot be read as a file (a directory, a named pipe, no
+// permission: [KindUnreadable]). It is read-only: it never writes, breaks
+// or sweeps. Errors: an *estate.AgentError; any other error of the FS (a
+// name leading out of the estate, say), which callers may report with
+// [UnreadableProblem].
 func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return nil, err
@@ -100,6 +111,11 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	stale := opts.StaleWindow
 	if stale <= 0 {
 		stale = locking.DefaultStaleWindow
+	}
+	if fi, err := fsys.Stat(estate.AgentDir(agent)); err == nil && !fi.IsDir() {
+		// One problem, not one for each file that cannot be read under it.
+		return []Problem{{Kind: KindUnreadable, Agent: agent, Path: estate.AgentDir(agent),
+			Err: "it is " + kindOfFile(fi.Mode()) + ", not an agent's folder"}}, nil
 	}
 	var problems []Problem
 	logName := estate.SpawnLogPath(agent)
@@ -115,16 +131,18 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 			Command:     UnlockCommand(opts.Home, agent, h),
 			staleWindow: stale, holder: h,
 		})
+	case unreadable(err):
+		problems = append(problems, UnreadableProblem(fsys, agent, err))
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
 	log, err := spawnlog.Read(fsys, agent)
 	if err != nil {
-		return corrupt(problems, agent, err)
+		return corrupt(fsys, problems, agent, err)
 	}
 	b, err := Read(fsys, agent)
 	if err != nil {
-		return corrupt(problems, agent, err)
+		return corrupt(fsys, problems, agent, err)
 	}
 	// One set of the board's ids, so the check is linear in the records
 	// and items, not their product.
@@ -140,9 +158,10 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	return problems, nil
 }
 
-// corrupt adds a corrupt problem for err when it is a parse error, and
+// corrupt adds a corrupt problem for err when it is a parse error, an
+// unreadable one when the file cannot be read as one (unreadable), and
 // returns any other error.
-func corrupt(problems []Problem, agent string, err error) ([]Problem, error) {
+func corrupt(fsys vfs.FS, problems []Problem, agent string, err error) ([]Problem, error) {
 	var sc *spawnlog.CorruptError
 	var bc *CorruptError
 	switch {
@@ -150,6 +169,8 @@ func corrupt(problems []Problem, agent string, err error) ([]Problem, error) {
 		return append(problems, Problem{Kind: KindCorrupt, Agent: agent, Path: sc.Path, Err: sc.Reason()}), nil
 	case errors.As(err, &bc):
 		return append(problems, Problem{Kind: KindCorrupt, Agent: agent, Path: bc.Path, Err: bc.Reason()}), nil
+	case unreadable(err):
+		return append(problems, UnreadableProblem(fsys, agent, err)), nil
 	}
 	return problems, err
 }
@@ -210,16 +231,19 @@ func (p Problem) Line() string {
 			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path))
 	case KindCorrupt:
 		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
+	case KindUnreadable:
+		return fmt.Sprintf("%s cannot be read: %s; look at it and fix or move it by hand", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	}
 	return string(p.Kind)
 }
 
-// FormatWindow prints a stale window for a line: as [locking.FormatAge]
-// does from a second up (whole seconds), exactly below (500ms, 1.5ms,
-// 1ns), so a tiny window never reads "0s".
+// FormatWindow prints a stale window for a line: in whole seconds from a
+// second up (60s, as --help gives the default and the spec its 60 s, 90s,
+// 3600s; never 1m0s), exactly below (500ms, 1.5ms, 1ns), so a tiny window
+// never reads "0s".
 func FormatWindow(d time.Duration) string {
 	if d < time.Second {
 		return d.String()
 	}
-	return locking.FormatAge(d)
+	return strconv.FormatInt(int64(d.Round(time.Second)/time.Second), 10) + "s"
 }

@@ -102,7 +102,8 @@ func TestCheckLinesForAnEmptyLockAndATinyWindow(t *testing.T) {
 			t.Errorf("%q: line\n%q; want\n%q", tc.content, got, want)
 		}
 	}
-	for d, want := range map[time.Duration]string{time.Nanosecond: "1ns", 1500 * time.Microsecond: "1.5ms", 500 * time.Millisecond: "500ms", time.Minute: "1m0s"} {
+	for d, want := range map[time.Duration]string{time.Nanosecond: "1ns", 1500 * time.Microsecond: "1.5ms", 500 * time.Millisecond: "500ms", time.Second: "1s",
+		time.Minute: "60s", 90 * time.Second: "90s", time.Hour: "3600s", 1500 * time.Millisecond: "2s"} {
 		if got := board.FormatWindow(d); got != want {
 			t.Errorf("FormatWindow(%d) = %q; want %q", d, got, want)
 		}

@@ -8,15 +8,17 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
 // checkCmd is `pa board check`.
 type checkCmd struct {
-	Agent        string        `help:"Check this agent only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME"`
+	Agent        string        `help:"Check this agent only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME" type:"needed"`
 	JSON         bool          `name:"json" help:"Print the problems as one JSON object."`
-	HookEnvelope bool          `name:"hook-envelope" help:"Print one JSON object {\"ok\":...,\"problems\":[lines]} for a hook, each line cut at 360 characters; always exit 0, even on a usage error."`
-	StaleWindow  time.Duration `name:"stale-window" help:"Report a lock held longer than this (above 0; default ${default}). It only decides what is reported: no lock is ever broken for its age." default:"60s" placeholder:"DURATION"`
+	HookEnvelope bool          `name:"hook-envelope" help:"Print one JSON object {\"ok\":...,\"problems\":[lines]} for a hook, each line cut at 360 characters; always exit 0, even on a usage error. With --json too, --hook-envelope wins: the envelope is printed, not the --json object."`
+	StaleWindow  time.Duration `name:"stale-window" help:"Report a lock held longer than this (above 0; default ${default}). It only decides what is reported: no lock is ever broken for its age." default:"60s" placeholder:"DURATION" type:"window"`
 }
 
 // Help is the command's long help.
@@ -24,8 +26,10 @@ func (c *checkCmd) Help() string {
 	return `Reports, for one agent or every agent: a spawn-log lock held longer than the
 stale window (--stale-window, default 60s), with its holder and the pa
 dispatch unlock command; every dispatch of the spawn-log that is not on the
-board; a spawn-log or board that does not parse; without --agent, an agent
-folder that is a symbolic link out of the estate (never followed).
+board; a spawn-log or board that does not parse; a lock, spawn-log or board
+that cannot be read as a file (a directory or a named pipe in its place, no
+permission, an I/O error: --json kind "unreadable"); without --agent, an
+agent folder that is a symbolic link out of the estate (never followed).
 Read-only: it never writes, breaks or sweeps anything, creates no folder (an
 estate that does not exist is an error), and a held lock is never broken for
 its age. A lock's age is the time since the later of its acquiredAt and its
@@ -35,7 +39,12 @@ Output: one line a problem (--json: {"problems":[...]} with values whole, and
 a "command" that names --home when the estate is not the default;
 --hook-envelope: {"ok":bool,"problems":[lines cut at 360 characters]}).
 
-Exit codes: 0 no problem; 1 usage or bad input; 2 problems found.
+With both --json and --hook-envelope, --hook-envelope wins: the envelope is
+printed (exit 0), not the --json object.
+
+Exit codes: 0 no problem; 1 usage or bad input (a bad agent name, no estate
+at --home, an agent named that has no folder in the estate: nothing recorded
+for it, mistyped?); 2 problems found.
 With --hook-envelope always 0: a usage error is a line in the envelope.
 
 Example:
@@ -104,33 +113,52 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 		return lines, problems, err
 	}
 	defer closeFS()
+	if err := g.knownAgent(fsys, c.Agent); err != nil {
+		return lines, problems, err
+	}
 	agents, err := agentsOf(fsys, c.Agent)
 	if err != nil {
 		return lines, problems, err
 	}
 	for _, agent := range agents {
-		// Home puts --home into each problem's command (the --json
-		// "command"); the line itself stays as the spec bounds it (see
-		// board.Problem.Line).
-		ps, err := board.Check(fsys, agent, board.CheckOptions{StaleWindow: c.StaleWindow, Home: g.home})
-		var pe *fs.PathError
-		if c.Agent == "" && osfs.IsEscape(err) && errors.As(err, &pe) {
-			// An agent folder leading out of the estate, met among every
-			// agent: a problem of the estate (with --agent it is bad
-			// input, exit 1).
-			line := plainError(agent, err)
-			lines = append(lines, line)
-			problems = append(problems, jsonProblem{Problem: board.Problem{Kind: kindOutside, Agent: agent, Path: pe.Path,
-				Err: "leads out of the estate (a symbolic link to outside it?)"}, Line: line})
-			continue
-		}
+		ps, err := c.checkOne(fsys, g, agent)
 		if err != nil {
 			return lines, problems, err
 		}
 		for _, p := range ps {
-			lines = append(lines, p.Line())
-			problems = append(problems, jsonProblem{Problem: p, Line: p.Line()})
+			lines = append(lines, p.Line)
+			problems = append(problems, p)
 		}
 	}
 	return lines, problems, nil
+}
+
+// checkOne checks one agent of fsys: its problems, each with its line, or
+// an error that is bad input (exit 1): a bad agent name, or with --agent a
+// folder leading out of the estate. Any other error reading the agent's
+// files is one of its problems (board.UnreadableProblem, exit 2), like a
+// file that does not parse, so that the other agents go on.
+func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProblem, error) {
+	// Home puts --home into each problem's command (the --json "command");
+	// the line itself stays as the spec bounds it (see board.Problem.Line).
+	ps, err := board.Check(fsys, agent, board.CheckOptions{StaleWindow: c.StaleWindow, Home: g.home})
+	var pe *fs.PathError
+	switch {
+	case c.Agent == "" && osfs.IsEscape(err) && errors.As(err, &pe):
+		// An agent folder leading out of the estate, met among every
+		// agent: a problem of the estate (with --agent it is bad input,
+		// exit 1).
+		line := plainError(agent, err)
+		return []jsonProblem{{Problem: board.Problem{Kind: kindOutside, Agent: agent, Path: pe.Path,
+			Err: "leads out of the estate (a symbolic link to outside it?)"}, Line: line}}, nil
+	case errors.Is(err, estate.ErrInvalidAgent) || osfs.IsEscape(err):
+		return nil, err
+	case err != nil:
+		ps = append(ps, board.UnreadableProblem(fsys, agent, err))
+	}
+	out := make([]jsonProblem, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, jsonProblem{Problem: p, Line: p.Line()})
+	}
+	return out, nil
 }

@@ -50,3 +50,25 @@ func TestBoardCheckEnvelopeAlwaysExitsZero(t *testing.T) {
 		t.Errorf("the estate holds %q; want nothing", left)
 	}
 }
+
+// --json and --hook-envelope together: --hook-envelope wins (the envelope,
+// exit 0), and --help says so.
+func TestBoardCheckHookEnvelopeWinsOverJSON(t *testing.T) {
+	home := t.TempDir()
+	c := binClasses[0]
+	estatetest.WriteFile(t, home, "agents/demo/spawn-log.json", `{"version":1,"nextId":2,"records":[{"id":1}]}`)
+	for _, args := range [][]string{{"--json", "--hook-envelope"}, {"--hook-envelope", "--json"}} {
+		r := c.run(t, home, append([]string{"board", "check"}, args...)...)
+		var env struct {
+			OK       *bool
+			Problems []string
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || r.code != 0 || env.OK == nil || *env.OK || len(env.Problems) != 1 {
+			t.Errorf("%q: exit %d, stdout %q (%v); want exit 0 and the envelope with one line", args, r.code, r.stdout, err)
+		}
+	}
+	r := c.run(t, home, "board", "check", "--help")
+	if !strings.Contains(r.stdout, "--hook-envelope wins") {
+		t.Errorf("board check --help: %q; want it to say that --hook-envelope wins over --json", r.stdout)
+	}
+}

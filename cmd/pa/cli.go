@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
-	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
@@ -102,7 +101,8 @@ func (h *helpCmd) Run(kctx *kong.Context) error {
 		err = t.Error
 	}
 	if err != nil {
-		return fail(exitUsage, "help %s: %s", termsafe.Escape(strings.Join(h.Command, " ")), termsafe.Escape(err.Error()))
+		return fail(exitUsage, "help: no command %s; the commands are: %s",
+			strconv.Quote(strings.Join(h.Command, " ")), strings.Join(leafCommands(kctx.Model.Node), ", "))
 	}
 	return t.PrintUsage(false)
 }
@@ -128,7 +128,7 @@ func (versionCmd) Run(out *output) error {
 
 // globals are the flags every command takes.
 type globals struct {
-	Home string `help:"The estate's folder (default: ~/.pa). Only dispatch open creates it; the other commands need it to exist." env:"PA_HOME" placeholder:"DIR" predictor:"dir"`
+	Home string `help:"The estate's folder (default: ~/.pa). Only dispatch open creates it; the other commands need it to exist." env:"PA_HOME" placeholder:"DIR" predictor:"dir" type:"needed"`
 
 	// home is Home made absolute once the estate is opened ("" for the
 	// default estate): every command a message names carries it (see
@@ -217,9 +217,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	registerCompletion(parser) // answers and ends run when the shell asks (COMP_LINE)
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		// kong's message may quote the args as given: escape what a
-		// terminal must not see raw.
-		return report(fail(exitUsage, "%s (see pa --help)", termsafe.Escape(err.Error())))
+		return report(parseError(err, envelope, stderr))
 	}
 	if err := emptyFlags(kctx, args); err != nil {
 		return report(err)
@@ -234,7 +232,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 // newParser is pa's kong parser over c, printing help on stdout and
 // kong's errors on stderr; its exit hook panics with kongExit (see run).
 func newParser(c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
-	return kong.New(c,
+	return kong.New(c, append(mappers(),
 		kong.Name("pa"),
 		kong.Description(description),
 		kong.Writers(stdout, stderr),
@@ -242,7 +240,7 @@ func newParser(c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.Exit(func(code int) { panic(kongExit(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.KindMapper(reflect.String, rawString),
-	)
+	)...)
 }
 
 // rawString maps a flag or argument to a string field byte for byte. kong's
@@ -283,7 +281,10 @@ func hookEnvelopeIn(args []string) bool {
 
 // emptyFlags refuses --home and --agent given as "" (on the command line or
 // through PA_HOME or PA_AGENT set to ""): an empty value is a mistake, not
-// a request for the default estate or for every agent.
+// a request for the default estate or for every agent. The line says how
+// to leave the flag out where the command allows it (list, check and
+// unlock: for every agent), and only to give a value where it does not
+// (open's --agent).
 func emptyFlags(kctx *kong.Context, args []string) error {
 	for _, f := range kctx.Flags() {
 		if f.Name != "home" && f.Name != "agent" || !f.Set {
@@ -302,10 +303,20 @@ func emptyFlags(kctx *kong.Context, args []string) error {
 			}
 		}
 		what := map[string]string{"home": "the estate's folder", "agent": "an agent's name"}[f.Name]
-		if given || len(f.Envs) == 0 {
-			return fail(exitUsage, "--%s is empty: give %s, or leave --%s out", f.Name, what, f.Name)
+		// The way out the flag has: --home left out is ~/.pa, --agent left
+		// out every agent; a required flag (dispatch open's --agent) has
+		// none.
+		leaveOut, unset := ", or leave --"+f.Name+" out", ", or unset it"
+		switch {
+		case f.Required:
+			leaveOut, unset = "", ""
+		case f.Name == "agent":
+			leaveOut, unset = leaveOut+" for every agent", unset+" for every agent"
 		}
-		return fail(exitUsage, "%s is set but empty: set it to %s, or unset it", f.Envs[0], what)
+		if given || len(f.Envs) == 0 {
+			return fail(exitUsage, "--%s is empty: give %s%s", f.Name, what, leaveOut)
+		}
+		return fail(exitUsage, "%s is set but empty: set it to %s%s", f.Envs[0], what, unset)
 	}
 	return nil
 }

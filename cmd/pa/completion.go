@@ -18,7 +18,7 @@ import (
 // themselves are answered by pa (registerCompletion): the shell runs pa with
 // COMP_LINE set, and pa prints the candidates instead of running a command.
 type completionCmd struct {
-	Shell string `arg:"" enum:"bash,zsh,fish" help:"The shell to print the code for: bash, zsh or fish." placeholder:"SHELL"`
+	Shell string `arg:"" enum:"bash,zsh,fish" type:"shell" help:"The shell to print the code for: bash, zsh or fish." placeholder:"SHELL"`
 }
 
 // Help is the command's long help.
@@ -28,16 +28,20 @@ flags and, after --agent, the agents of the estate ($PA_HOME or ~/.pa). The
 code runs this pa binary (by its absolute path) to answer each completion,
 so print it from the pa you will keep, not from go run.
 
-Load it in the running shell, or add that line to the shell's start file
-(~/.bashrc, ~/.zshrc, ~/.config/fish/config.fish) to keep it:
+Load it in the running shell with the line for yours:
   bash:  source <(pa completion bash)
   zsh:   source <(pa completion zsh)     (after compinit)
   fish:  pa completion fish | source
+To keep it, add that line (not the code it prints) to the shell's start
+file, so that each new shell loads the code of the pa installed then:
+  bash:  echo 'source <(pa completion bash)' >> ~/.bashrc
+  zsh:   echo 'source <(pa completion zsh)' >> ~/.zshrc
+  fish:  echo 'pa completion fish | source' >> ~/.config/fish/config.fish
 
 Exit codes: 0 printed; 1 usage (a shell other than bash, zsh or fish).
 
 Example:
-  pa completion bash >> ~/.bashrc`
+  echo 'source <(pa completion bash)' >> ~/.bashrc`
 }
 
 // Run prints the shell's code.

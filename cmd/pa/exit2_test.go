@@ -26,7 +26,7 @@ import (
 // holderLead is what may follow the lock at the start of an exit-2 line:
 // its holder's pid, or in that place what is there instead of a holder (or
 // that its agent folder leads out of the estate: nothing was read).
-var holderLead = regexp.MustCompile(`^( held by pid \d+ | \(no holder\): | \(holder not read\): | is an empty lock \(| is an unreadable lock \(| is not a regular file \(| is a directory, not a lock: | leads out of the estate )`)
+var holderLead = regexp.MustCompile(`^( held by pid \d+ | \(no holder\): | \(holder not read\): | is an empty lock \(| is an unreadable lock \(| is not a regular file \(| is a directory, not a lock; | leads out of the estate )`)
 
 // commandIn finds the commands a line names for the operator to run.
 var commandIn = regexp.MustCompile(`(dispatch unlock|board check|dispatch list)( --force)? --agent`)

@@ -76,7 +76,7 @@ func TestHelpAndVersion(t *testing.T) {
 			t.Errorf("pa help %s: exit %d, stdout %q; want the same as --help: %q", cmd, r.code, r.stdout, want.stdout)
 		}
 	}
-	if r := c.run(t, home, "help", "nope"); r.code != 1 || !strings.HasPrefix(r.stderr, "pa: help nope: ") {
+	if r := c.run(t, home, "help", "nope"); r.code != 1 || !strings.HasPrefix(r.stderr, `pa: help: no command "nope"; the commands are: dispatch open, `) {
 		t.Errorf("pa help nope: exit %d, stderr %q; want exit 1", r.code, r.stderr)
 	}
 	// The groups say what they are about, beyond their one-line summary.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -91,6 +92,32 @@ func (g *globals) openEstate(create bool) (vfs.FS, func(), error) {
 // nothing was ever recorded.
 func (g *globals) noEstate() error {
 	return fail(exitUsage, "no estate at %s (nothing recorded there yet)", shown(g.dir))
+}
+
+// noAgent is the line for an agent named (--agent or PA_AGENT) that has no
+// folder in the estate: nothing was ever recorded for it, so it is most
+// likely mistyped. For list and board check it is bad input (exit 1), not
+// an agent with nothing to show; unlock says it after "no lock" (exit 0).
+// dir is the estate's folder (globals.dir).
+func noAgent(dir, agent string) string {
+	return fmt.Sprintf("no agent %s in the estate %s (nothing recorded for it yet)", strconv.Quote(agent), shown(dir))
+}
+
+// hasAgent reports whether agent (valid) has a folder in the estate fsys.
+// Only a missing folder is false: any other error is left to the reads
+// that follow, which report it (a folder leading out of the estate, say).
+func hasAgent(fsys vfs.FS, agent string) bool {
+	_, err := fsys.Stat(estate.AgentDir(agent))
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// knownAgent is nil when agent is "" (every agent) or has a folder in the
+// estate, else the usage error of noAgent.
+func (g *globals) knownAgent(fsys vfs.FS, agent string) error {
+	if agent == "" || hasAgent(fsys, agent) {
+		return nil
+	}
+	return fail(exitUsage, "%s", noAgent(g.dir, agent))
 }
 
 // shown is a path for a message: whole, with only the characters a terminal

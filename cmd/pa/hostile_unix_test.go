@@ -94,7 +94,7 @@ func TestLockNameThatIsNoFile(t *testing.T) {
 				r = c.run(t, home, "dispatch", "unlock", "--force", "--agent", "demo")
 				if k.name == "directory" {
 					r.stdout = "" // the holder, printed first
-					oneLine("unlock --force", r, 2, "pa: agents/demo/spawn-log.json.lock is a directory, not a lock: nothing removed; "+advice)
+					oneLine("unlock --force", r, 2, "pa: agents/demo/spawn-log.json.lock is a directory, not a lock; nothing removed; "+advice)
 					if fi, err := os.Lstat(lockPath); err != nil || !fi.IsDir() {
 						t.Errorf("unlock --force of a directory: %v, %v; want it left where it was", fi, err)
 					}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,17 +13,21 @@ import (
 // characters (spec: pa board check).
 const envelopeCut = 360
 
-// marshalJSON is json.Marshal for pa's output (--json, --hook-envelope):
-// the values stay whole, but DEL, C1 and the bidirectional controls are
-// written as \uXXXX in the JSON text (termsafe.EscapeJSON; encoding/json
-// already escapes C0), so the text is valid JSON with the same values and
-// no terminal sees those characters raw.
+// marshalJSON is json.Marshal for what pa prints (--json, --hook-envelope),
+// with no final newline: the values stay whole, '<', '>' and '&' are
+// written as they are (not \u003c as json.Marshal writes them for HTML),
+// but DEL, C1 and the bidirectional controls are written as \uXXXX in the
+// JSON text (termsafe.EscapeJSON; encoding/json already escapes C0), so
+// the text is valid JSON with the same values and no terminal sees those
+// characters raw.
 func marshalJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		panic(err) // pa marshals only strings, ints, bools and structs of them
 	}
-	return termsafe.EscapeJSON(b)
+	return termsafe.EscapeJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
 // writeEnvelope prints the one JSON object of --hook-envelope:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/pa-toolkit/pa/board"
@@ -22,12 +23,13 @@ import (
 type advice struct {
 	pa    string // how commands start: "pa", or "pa --home DIR" (globals.program)
 	home  string // --home made absolute, "" for the default estate
+	dir   string // the estate's folder (globals.dir)
 	agent string
 }
 
 // adviceFor is the advice for agent in g's estate (opened).
 func (g *globals) adviceFor(agent string) advice {
-	return advice{pa: g.program(), home: g.home, agent: agent}
+	return advice{pa: g.program(), home: g.home, dir: g.dir, agent: agent}
 }
 
 // lock is the agent's spawn-log lock, capped for display.
@@ -66,6 +68,18 @@ func (a advice) clearWith(h locking.Holder) string {
 	return "clear it with " + cmd + ", " + board.ForceWhen
 }
 
+// then joins the lead of a line (a lock and its holder) to what follows as
+// one sentence: with ": " after most leads, with "; " after the lead of a
+// name that is not a regular file, which ends in a clause of its own
+// (`<lock> is not a regular file (a directory, age 6ms): not a lock`), so
+// that no line reads `...: not a lock: gave up ...`.
+func then(lead string) string {
+	if strings.HasSuffix(lead, ": not a lock") {
+		return lead + "; "
+	}
+	return lead + ": "
+}
+
 // notALock is the advice for a directory under the lock name: no unlock
 // removes one, --force included, so the operator does.
 const notALock = "no pa dispatch unlock removes a directory: look at it and remove it by hand"
@@ -92,19 +106,19 @@ func (a advice) lockError(err error, wait time.Duration) error {
 		// A dead holder that another breaker's live claim kept this
 		// writer from breaking: that breaker is stuck or its pid reused,
 		// so only --force clears it.
-		return fail(exitProblem, "%s: %s; %s is breaking it; %s", a.held(te.Holder), gaveUp(wait, te.Waited),
+		return fail(exitProblem, "%s%s; %s is breaking it; %s", then(a.held(te.Holder)), gaveUp(wait, te.Waited),
 			claimOwner(*te.Claim), a.clearWith(locking.Holder{State: locking.StateAlive}))
 	case errors.As(err, &te):
-		return fail(exitProblem, "%s: %s; %s", a.held(te.Holder), gaveUp(wait, te.Waited), a.clearWith(te.Holder))
+		return fail(exitProblem, "%s%s; %s", then(a.held(te.Holder)), gaveUp(wait, te.Waited), a.clearWith(te.Holder))
 	case errors.As(err, &re):
-		return fail(exitProblem, "%s: not removed; %s", a.held(re.Holder), a.clearWith(re.Holder))
+		return fail(exitProblem, "%snot removed; %s", then(a.held(re.Holder)), a.clearWith(re.Holder))
 	case errors.As(err, &be):
 		// The one command: the same unlock again, once that breaker is
 		// done (spec: Unlock names the claim's owner, not --force).
-		return fail(exitProblem, "%s: not removed, %s is breaking it; run %s again",
-			a.held(be.Holder), claimOwner(be.Claim), a.unlock(locking.StateDead))
+		return fail(exitProblem, "%snot removed, %s is breaking it; run %s again",
+			then(a.held(be.Holder)), claimOwner(be.Claim), a.unlock(locking.StateDead))
 	case errors.Is(err, locking.ErrNotALock):
-		return fail(exitProblem, "%s is a directory, not a lock: nothing removed; %s", a.lock(), notALock)
+		return fail(exitProblem, "%s is a directory, not a lock; nothing removed; %s", a.lock(), notALock)
 	}
 	return err
 }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 )
 
 // listCmd is `pa dispatch list`.
 type listCmd struct {
-	Agent string `help:"List this agent's dispatches only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME"`
+	Agent string `help:"List this agent's dispatches only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME" type:"needed"`
 	JSON  bool   `name:"json" help:"Print the records as one JSON array."`
 }
 
@@ -18,13 +17,16 @@ type listCmd struct {
 func (c *listCmd) Help() string {
 	return `Reads the spawn-logs (without the lock: a commit is a rename, so a reader sees
 one whole version) and prints one dispatch a line, tab-separated:
-agent, id, openedAt, title (values escaped for the terminal). --json prints
-the records as one JSON array (values whole; control and bidirectional
-characters written as \uXXXX). Writes nothing and creates no folder: an
-estate that does not exist is an error.
+agent, id, openedAt, title, each as it is; a value holding a control,
+escape, DEL, C1 or bidirectional character (or not UTF-8), or itself in
+double quotes, is shown Go-quoted ("a\tb", "\x1b[31m", with \" and \\).
+--json prints the records as one JSON array (values whole; control and
+bidirectional characters written as \uXXXX). Writes nothing and creates no
+folder: an estate that does not exist is an error.
 
 Exit codes: 0 listed; 1 usage or bad input (a bad agent name, no estate at
---home, a spawn-log that does not parse, an agent folder that is a symbolic
+--home, an agent named that has no folder in the estate (nothing recorded
+for it: mistyped?), a spawn-log that does not parse, an agent folder that is a symbolic
 link out of the estate: nothing is listed then).
 
 Example:
@@ -43,6 +45,9 @@ func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 	defer closeFS()
+	if err := g.knownAgent(fsys, c.Agent); err != nil {
+		return err
+	}
 	agents, err := agentsOf(fsys, c.Agent)
 	if err != nil {
 		return err
@@ -60,8 +65,8 @@ func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 	for _, r := range records {
-		if _, err := fmt.Fprintf(out.stdout, "%s\t%d\t%s\t%s\n", locking.DisplayValue(r.Agent), r.ID,
-			locking.DisplayValue(r.OpenedAt), locking.DisplayValue(r.Title)); err != nil {
+		if _, err := fmt.Fprintf(out.stdout, "%s\t%d\t%s\t%s\n", listValue(r.Agent), r.ID,
+			listValue(r.OpenedAt), listValue(r.Title)); err != nil {
 			return err
 		}
 	}

@@ -18,10 +18,10 @@ import (
 
 // openCmd is `pa dispatch open`.
 type openCmd struct {
-	Agent string        `help:"The agent (one safe folder name)." env:"PA_AGENT" predictor:"agent" required:"" placeholder:"NAME"`
-	Title string        `help:"The dispatch's title." placeholder:"T"`
+	Agent string        `help:"The agent (one safe folder name)." env:"PA_AGENT" predictor:"agent" required:"" placeholder:"NAME" type:"needed"`
+	Title string        `help:"The dispatch's title." placeholder:"T" type:"needed"`
 	JSON  bool          `name:"json" help:"Print the whole record as JSON instead of the id alone."`
-	Wait  time.Duration `help:"How long to wait for a held lock (0: fail at once; default ${default})." default:"10s" placeholder:"DURATION"`
+	Wait  time.Duration `help:"How long to wait for a held lock (0: fail at once; default ${default})." default:"10s" placeholder:"DURATION" type:"wait"`
 }
 
 // Help is the command's long help.
@@ -87,37 +87,37 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	switch {
 	case errors.As(err, &ns) && rec.ID != 0:
 		// Landed: the operator must not open it again.
-		return fail(exitProblem, "%s: dispatch %d is recorded, but syncing the folder of %s failed: %s; do not open it again; %s dispatch list %s shows it",
-			a.now(fsys, opts).lead, rec.ID, estate.Display(agent, ns.Name), reason(agent, ns.Err), a.pa, board.AgentFlag(agent))
+		return fail(exitProblem, "%sdispatch %d is recorded, but syncing the folder of %s failed: %s; do not open it again; %s dispatch list %s shows it",
+			then(a.now(fsys, opts).lead), rec.ID, estate.Display(agent, ns.Name), reason(agent, ns.Err), a.pa, board.AgentFlag(agent))
 	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
 		// Row R24: the fence before the board's rename found the lock
 		// taken from this writer; name whoever holds it now.
-		return fail(exitProblem, "%s: this writer's lock was lost before the board write: dispatch %d is in the spawn-log but not on the board; %s board check %s names it",
-			a.now(fsys, opts).lead, nb.DispatchID, a.pa, board.AgentFlag(agent))
+		return fail(exitProblem, "%sthis writer's lock was lost before the board write: dispatch %d is in the spawn-log but not on the board; %s board check %s names it",
+			then(a.now(fsys, opts).lead), nb.DispatchID, a.pa, board.AgentFlag(agent))
 	case errors.As(err, &nb):
-		return fail(exitProblem, "%s: dispatch %d is in %s but not on the board: %s; %s board check %s names it",
-			a.now(fsys, opts).lead, nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), a.pa, board.AgentFlag(agent))
+		return fail(exitProblem, "%sdispatch %d is in %s but not on the board: %s; %s board check %s names it",
+			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), a.pa, board.AgentFlag(agent))
 	case errors.Is(err, locking.ErrLockLost):
 		// Fenced out again and again until the wait ran out: name whoever
 		// holds the lock now.
 		n := a.now(fsys, opts)
-		return fail(exitProblem, "%s: this writer lost its lock and %s; nothing was written; %s",
-			n.lead, gaveUp(wait, wait), n.or("the lock is free now, try again"))
+		return fail(exitProblem, "%sthis writer lost its lock and %s; nothing was written; %s",
+			then(n.lead), gaveUp(wait, wait), n.or("the lock is free now, try again"))
 	case errors.Is(err, context.Canceled):
 		// Ctrl-C while waiting: a lock outcome (exit 2), not a usage error.
 		n := a.now(fsys, opts)
-		return fail(exitProblem, "%s: interrupted while waiting for it: nothing written; %s", n.lead, n.or("the lock is free now, try again"))
+		return fail(exitProblem, "%sinterrupted while waiting for it: nothing written; %s", then(n.lead), n.or("the lock is free now, try again"))
 	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent),
 		errors.Is(err, spawnlog.ErrNoIDLeft):
 		return fail(exitUsage, "%s", plainError(agent, err))
 	case lockFault(agent, err) && rec.ID != 0:
 		// Landed and on its board; only the release failed.
 		n := a.now(fsys, opts)
-		return fail(exitProblem, "%s: dispatch %d is recorded, but releasing the lock failed: %s; do not open it again; %s",
-			n.lead, rec.ID, reason(agent, err), n.or("the lock is free now"))
+		return fail(exitProblem, "%sdispatch %d is recorded, but releasing the lock failed: %s; do not open it again; %s",
+			then(n.lead), rec.ID, reason(agent, err), n.or("the lock is free now"))
 	case lockFault(agent, err):
 		n := a.now(fsys, opts)
-		return fail(exitProblem, "%s: lock error: %s; nothing was written; %s", n.lead, reason(agent, err), n.or("the lock is free now, try again"))
+		return fail(exitProblem, "%slock error: %s; nothing was written; %s", then(n.lead), reason(agent, err), n.or("the lock is free now, try again"))
 	}
 	return a.lockError(err, wait)
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -130,8 +131,8 @@ func TestErrorWithANewlineIsOneLine(t *testing.T) {
 // line, with those characters escaped.
 func TestHelpOfAnUnknownCommandIsEscaped(t *testing.T) {
 	r := binClasses[0].run(t, t.TempDir(), "help", "no\npe\x1b[2J")
-	want := `pa: help no\x0ape\x1b[2J: unexpected argument no\x0ape\x1b[2J` + "\n"
-	if r.code != exitUsage || r.stderr != want {
+	want := `pa: help: no command "no\npe\x1b[2J"; the commands are: `
+	if r.code != exitUsage || !strings.HasPrefix(r.stderr, want) || strings.ContainsAny(r.stderr, "\x1b") || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q; want exit 1 and %q", r.code, r.stderr, want)
 	}
 }
@@ -148,29 +149,40 @@ func TestUnlockEveryAgentIgnoresAFolderThatIsNoAgent(t *testing.T) {
 		estatetest.WriteFile(t, home, "agents/file", "not a folder")
 		before := estatetest.Snapshot(t, home)
 		r := c.run(t, home, "dispatch", "unlock")
-		if r.code != exitOK || r.stdout != "no spawn-log lock in the estate (1 agents)\n" || r.stderr != "" {
+		if r.code != exitOK || r.stdout != "no spawn-log lock in the estate (1 agent)\n" || r.stderr != "" {
 			t.Errorf("exit %d, stdout %q, stderr %q; want exit 0 and no lock in the estate's one agent", r.code, r.stdout, r.stderr)
 		}
 		if after := estatetest.Snapshot(t, home); !maps.Equal(before, after) {
 			t.Errorf("unlock changed the estate: %q", after)
 		}
+		estatetest.WriteFile(t, home, "agents/other/spawn-log.json", `{"version":1,"nextId":1,"records":[]}`)
+		if r := c.run(t, home, "dispatch", "unlock"); r.code != exitOK || r.stdout != "no spawn-log lock in the estate (2 agents)\n" {
+			t.Errorf("two agents: exit %d, stdout %q; want exit 0 and no lock in the estate's two agents", r.code, r.stdout)
+		}
 	})
 }
 
 // dispatch list escapes what a terminal must not see raw in its plain
-// output: a title holding an escape sequence is shown with \x1b.
+// output: a title holding an escape sequence is shown Go-quoted, with
+// \x1b; a title with ordinary quotes and backslashes is shown as it is.
 func TestListEscapesATitleInItsPlainOutput(t *testing.T) {
 	c := binClasses[0]
 	home := t.TempDir()
-	title := "\x1b[31mred\x1b[0m \u202eevil\u0085"
-	if r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--title", title); r.code != 0 {
-		t.Fatalf("open: exit %d, %q", r.code, r.stderr)
+	for _, title := range []string{"\x1b[31mred\x1b[0m \u202eevil\u0085", `"q" back\slash <a&b>`} {
+		if r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--title", title); r.code != 0 {
+			t.Fatalf("open: exit %d, %q", r.code, r.stderr)
+		}
 	}
 	r := c.run(t, home, "dispatch", "list")
-	fields := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\t")
-	want := `\x1b[31mred\x1b[0m \u202eevil\u0085`
-	if r.code != 0 || len(fields) != 4 || fields[0] != "demo" || fields[1] != "1" || fields[3] != want {
-		t.Errorf("list: exit %d, stdout %q; want demo, 1, openedAt and the title %q", r.code, r.stdout, want)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if r.code != 0 || len(lines) != 2 {
+		t.Fatalf("list: exit %d, stdout %q; want two lines", r.code, r.stdout)
+	}
+	for i, want := range []string{`"\x1b[31mred\x1b[0m \u202eevil\u0085"`, `"q" back\slash <a&b>`} {
+		fields := strings.Split(lines[i], "\t")
+		if len(fields) != 4 || fields[0] != "demo" || fields[1] != strconv.Itoa(i+1) || fields[3] != want {
+			t.Errorf("list: line %q; want demo, %d, openedAt and the title %s", lines[i], i+1, want)
+		}
 	}
 	if strings.ContainsAny(r.stdout, "\x1b\u202e\u0085") {
 		t.Errorf("list: stdout %q holds a raw control character", r.stdout)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
@@ -16,7 +17,7 @@ import (
 // unlockCmd is `pa dispatch unlock`.
 type unlockCmd struct {
 	Force bool   `help:"Remove the lock whatever its holder: the operator's decision, since pa cannot know whether the holder still runs. It prints the holder first. Only once the holder's process is gone or stuck, never while it still runs."`
-	Agent string `help:"The agent whose spawn-log lock to remove (default: every agent; --force needs it)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME"`
+	Agent string `help:"The agent whose spawn-log lock to remove (default: every agent; --force needs it)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME" type:"needed"`
 }
 
 // Help is the command's long help.
@@ -35,12 +36,14 @@ removed, --force or not: look at it and remove it by hand.
 Removes nothing but the lock and creates no folder: an estate that does not
 exist is an error.
 
-Exit codes: 0 removed, or no lock; 1 usage or bad input (no estate at --home);
-2 refused (the holder is not provably dead, another breaker is on it, it
-changed, or Ctrl-C while waiting for another breaker), a file operation of
-the lock failed, or, without --agent, an agent folder is a symbolic link out
-of the estate (never followed; the other agents go on). Each exit-2 line leads with the lock and its holder's pid,
-or says there is none, and names one command.
+Exit codes: 0 removed, or no lock (for an agent named that has no folder in
+the estate, the line says nothing is recorded for it); 1 usage or bad input
+(no estate at --home); 2 refused (the holder is not provably dead, another
+breaker is on it, it changed, or Ctrl-C while waiting for another breaker), a
+file operation of the lock failed, or, without --agent, an agent folder is a
+symbolic link out of the estate (never followed; the other agents go on).
+Each exit-2 line leads with the lock and its holder's pid, or says there is
+none, and names one command.
 
 Example:
   pa dispatch unlock --agent demo`
@@ -99,7 +102,7 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 		code = exitProblem
 	}
 	if found == 0 && code == exitOK && c.Agent == "" {
-		fmt.Fprintf(out.stdout, "no spawn-log lock in the estate (%d agents)\n", len(agents))
+		fmt.Fprintf(out.stdout, "no spawn-log lock in the estate (%s)\n", count(len(agents), "agent", "agents"))
 	}
 	if code != exitOK {
 		return &exitError{code: code}
@@ -118,6 +121,11 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 	name := estate.SpawnLogPath(agent)
 	h, err := locking.Inspect(fsys, name, opts)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && c.Agent != "" && !hasAgent(fsys, agent):
+		// No lock, as the spec's row says (exit 0), but most likely a
+		// mistyped name: say that nothing is recorded for it.
+		fmt.Fprintf(out.stdout, "%s: no lock; %s\n", a.lock(), noAgent(a.dir, agent))
+		return false, nil
 	case errors.Is(err, fs.ErrNotExist):
 		if c.Agent != "" {
 			fmt.Fprintf(out.stdout, "%s: no lock\n", a.lock())
@@ -129,7 +137,13 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 	case err != nil:
 		return false, err
 	}
-	fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), holder(h))
+	if h.State == locking.StateUnreadable && h.Mode != 0 {
+		// Not a regular file: `<lock> is not a regular file (a named
+		// pipe, age 3s): not a lock`, one colon.
+		fmt.Fprintln(out.stdout, a.held(h))
+	} else {
+		fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), holder(h))
+	}
 	err = locking.Unlock(ctx, fsys, name, h, c.Force, opts)
 	switch {
 	case err == nil:
@@ -138,11 +152,11 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 	case errors.Is(err, locking.ErrLockChanged):
 		return true, a.changed(h, c.Force)
 	case errors.Is(err, context.Canceled):
-		return true, fail(exitProblem, "%s: interrupted while waiting for another breaker: nothing removed; run %s again",
-			a.held(h), a.unlock(locking.StateDead))
+		return true, fail(exitProblem, "%sinterrupted while waiting for another breaker: nothing removed; run %s again",
+			then(a.held(h)), a.unlock(locking.StateDead))
 	case lockFault(agent, err):
 		n := a.now(fsys, opts)
-		return true, fail(exitProblem, "%s: unlock failed: %s; %s", n.lead, reason(agent, err), n.or("the lock is free now"))
+		return true, fail(exitProblem, "%sunlock failed: %s; %s", then(n.lead), reason(agent, err), n.or("the lock is free now"))
 	}
 	return true, a.lockError(err, 0)
 }
@@ -165,4 +179,12 @@ func unlockState(force bool) locking.State {
 		return locking.StateAlive
 	}
 	return locking.StateDead
+}
+
+// count is n and the noun for it: "1 agent", "0 agents", "2 agents".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
