@@ -59,6 +59,26 @@ func Update(ctx context.Context, fsys vfs.FS, name string, fn UpdateFunc, opts O
 // commit's temp file in order, none copied. It lets a change that keeps
 // most of a large file write it from slices of the bytes read.
 func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, opts Options) error {
+	return updateParts(ctx, fsys, name, fn, opts, false)
+}
+
+// UpdateMapped is [UpdateParts] with the file read by mapping it where the
+// FS can ([vfs.MapFile]: osfs on Unix), which spares a large file's copy
+// and page faults (issue 6, Growth); elsewhere it is read as UpdateParts
+// reads it. current is then valid only until that hold's commit returns:
+// fn must not keep it, nor any slice of it, past its parts (a part may be
+// one). A fault touching current, because another process cut the file
+// short in place meanwhile, ends the update with nothing committed: a
+// *fs.PathError wrapping vfs.ErrChanged when fn (or anything in the hold's
+// goroutine) touched the lost pages, or the write error of the commit's
+// temp file when the kernel found them gone (the temp file is removed).
+// The same steps, retries and errors as UpdateParts otherwise.
+func UpdateMapped(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, opts Options) error {
+	return updateParts(ctx, fsys, name, fn, opts, true)
+}
+
+// updateParts is UpdateParts, reading by a mapping when mapped.
+func updateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, opts Options, mapped bool) error {
 	e := opts.env()
 	start := time.Now()
 	deadline := start.Add(e.timeout)
@@ -67,7 +87,7 @@ func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, op
 		if err != nil {
 			return err
 		}
-		err = h.readModifyWrite(fn)
+		err = h.readModifyWrite(fn, mapped)
 		var notSynced *NotSyncedError
 		if errors.As(err, &notSynced) {
 			err = nil // landed: go on as committed, report it at the end
@@ -103,17 +123,33 @@ func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, op
 }
 
 // readModifyWrite is one hold's read, change and fenced commit: the file
-// is read once, and fn's parts are committed as they are.
-func (h *Hold) readModifyWrite(fn PartsFunc) error {
-	current, _, err := vfs.ReadFile(h.fsys, h.n.target, 0)
+// is read once (mapped: by vfs.MapFile, unmapped once the commit returns,
+// a fault in the mapping an error), and fn's parts are committed as they
+// are.
+func (h *Hold) readModifyWrite(fn PartsFunc, mapped bool) error {
+	var current []byte
+	var err error
+	release := func() {}
+	if mapped {
+		current, release, _, err = vfs.MapFile(h.fsys, h.n.target)
+	} else {
+		current, _, err = vfs.ReadFile(h.fsys, h.n.target, 0)
+	}
+	defer release()
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	h.e.step(StepHoldRead)
-	parts, err := fn(current, exists)
-	if err != nil {
-		return err
+	run := func() error {
+		parts, err := fn(current, exists)
+		if err != nil {
+			return err
+		}
+		return h.Commit(parts...)
 	}
-	return h.Commit(parts...)
+	if !mapped {
+		return run()
+	}
+	return vfs.GuardMapped(h.n.target, current, run)
 }

@@ -30,14 +30,15 @@ type AfterAppend func(h *locking.Hold, rec Record) error
 type Prepare func(rec Record) (AfterAppend, error)
 
 // Append adds one dispatch record for agent to its spawn-log under the
-// spawn-log's lock, through [locking.UpdateParts] (spec: The steps, Hold and
+// spawn-log's lock, through [locking.UpdateMapped] (spec: The steps, Hold and
 // commit): the id is the log's nextId as read under the lock, openedAt is
 // opts.Now (or the clock) in UTC, and pid and hostname are opts.Host's (or
 // this process's). The agent's folder is created when missing. When then is
 // not nil it runs after the commit, with the lock still held; opts's own
 // AfterCommit, if set, runs after it.
 //
-// The spawn-log is read once per hold, and written by a splice: the common
+// The spawn-log is read once per hold (mapped where the FS can: see
+// [locking.UpdateMapped]), and written by a splice: the common
 // shape (as pa writes it) is checked by a hand-written scan, and the new
 // document is a new head, the old records' bytes as read, and the new
 // record; anything else is parsed by encoding/json and written whole (see
@@ -117,7 +118,9 @@ func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepa
 		}
 		return nil
 	}
-	err := locking.UpdateParts(ctx, fsys, name, fn, opts)
+	// Mapped: appendParts keeps nothing of current but the parts it
+	// returns, and prepare never sees it.
+	err := locking.UpdateMapped(ctx, fsys, name, fn, opts)
 	if err != nil && !landed {
 		return Record{}, err
 	}
