@@ -1,12 +1,9 @@
-//go:build unix
-
 package board
 
 import (
 	"encoding/json"
 	"runtime"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -41,14 +38,4 @@ func BenchmarkScan(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime is this process's user and system CPU time: on a machine shared
-// with other work, a steadier figure than the wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
