@@ -129,13 +129,17 @@ func updateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, op
 func (h *Hold) readModifyWrite(fn PartsFunc, mapped bool) error {
 	var current []byte
 	var err error
-	release := func() {}
 	if mapped {
+		var release func()
 		current, release, _, err = vfs.MapFile(h.fsys, h.n.target)
+		// Unmapped once the commit returns, by a goroutine of its own: the
+		// old file, replaced by the commit, is freed by the kernel when its
+		// last mapping goes, which takes a while for a large one (the
+		// board write of pa dispatch runs meanwhile).
+		defer func() { go release() }()
 	} else {
 		current, _, err = vfs.ReadFile(h.fsys, h.n.target, 0)
 	}
-	defer release()
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
