@@ -48,9 +48,10 @@ func (e *NotOnBoardError) Unwrap() error { return e.Err }
 // commit). opts are the lock's options (timeout, host, clock, OnStep); its
 // AfterCommit, if set, runs after the board write.
 //
-// The board is read once per hold, under the lock, before the spawn-log is
-// written: a board that does not parse stops the open there, with nothing
-// written, and is never overwritten. That one read is what the board write
+// The board is read once per hold, under the lock, while the spawn-log's
+// temp file is written and before its fence and rename: a board that does
+// not parse stops the open there, with nothing committed (the temp file
+// removed), and is never overwritten. That one read is what the board write
 // after the commit is made from (a splice, as [spawnlog.Append] does, for
 // the common shape; a whole encode otherwise). A hold that loses its lock
 // reads the board again in the next.
@@ -84,7 +85,7 @@ func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts lo
 		add, release, err := readForAdd(fsys, name, rec.ID)
 		releases = append(releases, release)
 		if err != nil {
-			return nil, err // checked before the spawn-log commit: nothing is written
+			return nil, err // checked before the spawn-log commit's fence: nothing is committed
 		}
 		return func(h *locking.Hold, rec spawnlog.Record) error {
 			// The board folder is made here, under the lock, so an open

@@ -20,11 +20,11 @@ func TestUpdateMappedCommitsSlicesOfTheMapping(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		old := bytes.Repeat([]byte("record;"), 1<<14) // 112 KiB: many pages
 		e.writeRaw(t, target, old)
-		err := locking.UpdateMapped(context.Background(), e.fsys, target, func(cur []byte, exists bool) ([][]byte, error) {
+		err := locking.UpdateMapped(context.Background(), e.fsys, target, func(cur []byte, exists bool) ([][]byte, func() error, error) {
 			if !exists || !bytes.Equal(cur, old) {
-				return nil, errors.New("read something else")
+				return nil, nil, errors.New("read something else")
 			}
-			return [][]byte{[]byte("head;"), cur[7:], []byte("tail;")}, nil
+			return [][]byte{[]byte("head;"), cur[7:], []byte("tail;")}, nil, nil
 		}, fast(locking.OSHost()))
 		if err != nil {
 			t.Fatalf("UpdateMapped: %v", err)
@@ -51,9 +51,9 @@ func TestUpdateMappedFileCutShortIsAnError(t *testing.T) {
 				}
 			}
 		}
-		err := locking.UpdateMapped(context.Background(), e.fsys, target, func(cur []byte, exists bool) ([][]byte, error) {
+		err := locking.UpdateMapped(context.Background(), e.fsys, target, func(cur []byte, exists bool) ([][]byte, func() error, error) {
 			n := bytes.Count(cur, []byte("x")) // touches the pages past the new end
-			return [][]byte{[]byte{byte(n)}}, nil
+			return [][]byte{{byte(n)}}, nil, nil
 		}, opts)
 		if !errors.Is(err, vfs.ErrChanged) {
 			t.Fatalf("UpdateMapped on a file cut short: %v; want ErrChanged", err)

@@ -59,26 +59,42 @@ func Update(ctx context.Context, fsys vfs.FS, name string, fn UpdateFunc, opts O
 // commit's temp file in order, none copied. It lets a change that keeps
 // most of a large file write it from slices of the bytes read.
 func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, opts Options) error {
-	return updateParts(ctx, fsys, name, fn, opts, false)
+	return updateParts(ctx, fsys, name, func(current []byte, exists bool) ([][]byte, func() error, error) {
+		parts, err := fn(current, exists)
+		return parts, nil, err
+	}, opts, false)
 }
 
-// UpdateMapped is [UpdateParts] with the file read by mapping it where the
-// FS can ([vfs.MapFile]: osfs on Unix), which spares a large file's copy
-// and page faults (issue 6, Growth); elsewhere it is read as UpdateParts
-// reads it. current is then valid only until that hold's commit returns:
-// fn must not keep it, nor any slice of it, past its parts (a part may be
-// one). A fault touching current, because another process cut the file
-// short in place meanwhile, ends the update with nothing committed: a
-// *fs.PathError wrapping vfs.ErrChanged when fn (or anything in the hold's
-// goroutine) touched the lost pages, or the write error of the commit's
-// temp file when the kernel found them gone (the temp file is removed).
-// The same steps, retries and errors as UpdateParts otherwise.
-func UpdateMapped(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, opts Options) error {
+// GatedFunc is a [PartsFunc] that also returns gate (nil: none), which the
+// commit calls once its temp file is written and synced (after
+// commit:temp-written), right before the fence: an error from gate ends the
+// update as fn's would, with nothing committed and the temp file removed.
+// It lets a check that must pass before the commit lands, but that the
+// parts do not need, run while the temp file is written (`pa dispatch
+// open` reads and checks the board then). fn runs again, with a fresh
+// gate, after a lost lock; a gate is called at most once, and not at all
+// when the temp file's write fails (fn's caller then waits for its work
+// itself).
+type GatedFunc func(current []byte, exists bool) (parts [][]byte, gate func() error, err error)
+
+// UpdateMapped is [UpdateParts] with fn a [GatedFunc] and the file read by
+// mapping it where the FS can ([vfs.MapFile]: osfs on Unix), which spares
+// a large file's copy and page faults (issue 6, Growth); elsewhere it is
+// read as UpdateParts reads it. current is then valid only until that
+// hold's commit returns: fn and its gate must not keep it, nor any slice
+// of it, past its parts (a part may be one). A fault touching current,
+// because another process cut the file short in place meanwhile, ends the
+// update with nothing committed: a *fs.PathError wrapping vfs.ErrChanged
+// when fn (or anything in the hold's goroutine) touched the lost pages, or
+// the write error of the commit's temp file when the kernel found them
+// gone (the temp file is removed). The same steps, retries and errors as
+// UpdateParts otherwise.
+func UpdateMapped(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, opts Options) error {
 	return updateParts(ctx, fsys, name, fn, opts, true)
 }
 
 // updateParts is UpdateParts, reading by a mapping when mapped.
-func updateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, opts Options, mapped bool) error {
+func updateParts(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, opts Options, mapped bool) error {
 	e := opts.env()
 	start := time.Now()
 	deadline := start.Add(e.timeout)
@@ -125,8 +141,8 @@ func updateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, op
 // readModifyWrite is one hold's read, change and fenced commit: the file
 // is read once (mapped: by vfs.MapFile, unmapped once the commit returns,
 // a fault in the mapping an error), and fn's parts are committed as they
-// are.
-func (h *Hold) readModifyWrite(fn PartsFunc, mapped bool) error {
+// are, its gate called before the fence.
+func (h *Hold) readModifyWrite(fn GatedFunc, mapped bool) error {
 	var current []byte
 	var err error
 	if mapped {
@@ -146,11 +162,11 @@ func (h *Hold) readModifyWrite(fn PartsFunc, mapped bool) error {
 	}
 	h.e.step(StepHoldRead)
 	run := func() error {
-		parts, err := fn(current, exists)
+		parts, gate, err := fn(current, exists)
 		if err != nil {
 			return err
 		}
-		return h.Commit(parts...)
+		return h.writeFenced(h.n.target, parts, true, gate)
 	}
 	if !mapped {
 		return run()
