@@ -13,9 +13,11 @@
 // not on the board.
 //
 // A board that does not parse is never overwritten: [OpenDispatch] reads
-// and checks the board once per hold, under the lock and before the
-// spawn-log commit, and fails with a *CorruptError naming the file, having
-// written nothing. The board write is made from that one read, as a splice
-// (the items' bytes as read, then the new one), like the spawn-log's, and
-// [Check] is linear in the records and items.
+// and checks the board once per hold, under the lock, while the
+// spawn-log's temp file is written and before its fence and rename, and
+// fails with a *CorruptError naming the file, having committed nothing (the
+// temp file removed). The board write is made from that one read (a
+// mapping where the FS can), as a splice (the items' bytes as read, then
+// the new one), like the spawn-log's, and [Check] is linear in the records
+// and items.
 package board

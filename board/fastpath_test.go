@@ -3,6 +3,8 @@ package board
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/pa-toolkit/pa/internal/jsonscan"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +60,9 @@ func FuzzFastPath(f *testing.F) {
 			find = exact.Items[len(exact.Items)-1].DispatchID
 		}
 		lean, leanOK := scan(data, false, find)
+		if split, splitOK := scanSplit(data, false, find, 0); splitOK != leanOK || splitOK && !reflect.DeepEqual(split, lean) {
+			t.Fatalf("%q: the scan split in two halves = %+v, %v; one reader %+v, %v", data, split, splitOK, lean, leanOK)
+		}
 		if ok != leanOK {
 			t.Fatalf("%q: scan collecting says %v, without collecting %v", data, ok, leanOK)
 		}
@@ -158,5 +163,42 @@ func TestFastPathTakesTheCommonShape(t *testing.T) {
 		if wantFast := slices.Contains(fast, doc); ok != wantFast {
 			t.Errorf("%q: the fast path takes it: %v; want %v", doc, ok, wantFast)
 		}
+	}
+}
+
+// The scan split in two halves read at once gives one reader's result on
+// a large board (found too, in either half), refuses it, as one reader
+// does, when a byte of either half is off, and falls back to one reader
+// where the layout between two items is also inside an item.
+func TestScanSplitIsOneReader(t *testing.T) {
+	data := benchBoard(2000)
+	for _, find := range []int{1, 1999, 2001} {
+		one, ok := scanSplit(data, false, find, len(data)+1)
+		if !ok || one.n != 2000 || one.found != (find <= 2000) {
+			t.Fatalf("one reader: %+v, %v", one, ok)
+		}
+		if got, ok := scanSplit(data, false, find, 0); !ok || !reflect.DeepEqual(got, one) {
+			t.Fatalf("two halves: %+v, %v; one reader %+v", got, ok, one)
+		}
+	}
+	for _, at := range []int{len(data) / 4, len(data) * 3 / 4} {
+		bad := bytes.Clone(data)
+		i := at + bytes.Index(bad[at:], []byte(`"title": "`)) + len(`"title": "`)
+		bad[i] = 0x01
+		if got, ok := scanSplit(bad, false, 0, 0); ok {
+			t.Fatalf("two halves took a control character at %d: %+v", i, got)
+		}
+	}
+	mid := len(data) / 2
+	nested := []byte("\"later\": [{\"a\": 1}" + itemSep + "{\"b\": 2}],\n      \"addedAt\": ")
+	around := bytes.ReplaceAll(data[mid-3000:mid+3000], []byte(`"addedAt": `), nested)
+	odd := append(append(bytes.Clone(data[:mid-3000]), around...), data[mid+3000:]...)
+	at := jsonscan.Split(odd, bytes.IndexByte(odd, '[')+1, "}"+itemSep+"{")
+	if !bytes.HasPrefix(odd[at:], []byte(itemSep+"{\"b\"")) {
+		t.Fatalf("the split at %d is not inside an item (%q): the test does not test the fallback", at, odd[at:at+20])
+	}
+	want, wantOK := scanSplit(odd, false, 0, len(odd)+1)
+	if got, ok := scanSplit(odd, false, 0, 0); !wantOK || !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("an item around the split: two halves %+v, %v; one reader %+v, %v", got, ok, want, wantOK)
 	}
 }

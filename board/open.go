@@ -48,9 +48,10 @@ func (e *NotOnBoardError) Unwrap() error { return e.Err }
 // commit). opts are the lock's options (timeout, host, clock, OnStep); its
 // AfterCommit, if set, runs after the board write.
 //
-// The board is read once per hold, under the lock, before the spawn-log is
-// written: a board that does not parse stops the open there, with nothing
-// written, and is never overwritten. That one read is what the board write
+// The board is read once per hold, under the lock, while the spawn-log's
+// temp file is written and before its fence and rename: a board that does
+// not parse stops the open there, with nothing committed (the temp file
+// removed), and is never overwritten. That one read is what the board write
 // after the commit is made from (a splice, as [spawnlog.Append] does, for
 // the common shape; a whole encode otherwise). A hold that loses its lock
 // reads the board again in the next.
@@ -71,10 +72,20 @@ func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts lo
 		now = time.Now
 	}
 	name := estate.BoardPath(agent)
+	// Each hold's read of the board may be a mapping (vfs.MapFile), which
+	// its board write uses: all are released when the open returns, once
+	// no write can use them.
+	var releases []func()
+	defer func() {
+		for _, release := range releases {
+			release()
+		}
+	}()
 	prepare := func(rec spawnlog.Record) (spawnlog.AfterAppend, error) {
-		add, err := readForAdd(fsys, name, rec.ID)
+		add, release, err := readForAdd(fsys, name, rec.ID)
+		releases = append(releases, release)
 		if err != nil {
-			return nil, err // checked before the spawn-log commit: nothing is written
+			return nil, err // checked before the spawn-log commit's fence: nothing is committed
 		}
 		return func(h *locking.Hold, rec spawnlog.Record) error {
 			// The board folder is made here, under the lock, so an open
@@ -101,26 +112,39 @@ func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts lo
 // it returns the function that gives the new board, in parts, with an item
 // added for that dispatch (none when it is on the board already), or a
 // *CorruptError when the board does not parse. A missing board is empty.
-func readForAdd(fsys vfs.FS, name string, id int) (func(Item) [][]byte, error) {
-	data, _, err := vfs.ReadFile(fsys, name, 0)
+// The board is mapped where the FS can (vfs.MapFile), a fault reading the
+// mapping an error (vfs.GuardMapped): the parts may be slices of it, valid
+// until release is called (release is never nil, also on an error).
+func readForAdd(fsys vfs.FS, name string, id int) (add func(Item) [][]byte, release func(), err error) {
+	data, release, _, err := vfs.MapFile(fsys, name)
 	s, fast := scanned{}, true
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		data = nil
 	case err != nil:
-		return nil, err
+		return nil, release, err
 	default:
-		s, fast = scan(data, false, id)
+		err = vfs.GuardMapped(name, data, func() error {
+			s, fast = scan(data, false, id)
+			return nil
+		})
+		if err != nil {
+			return nil, release, err
+		}
 	}
 	if fast && !s.found {
-		return func(it Item) [][]byte { return splice(data, s, it) }, nil
+		return func(it Item) [][]byte { return splice(data, s, it) }, release, nil
 	}
-	b, err := parseExact(name, data)
+	var b Board
+	err = vfs.GuardMapped(name, data, func() (err error) {
+		b, err = parseExact(name, data) // copies what it keeps: nothing of data outlives release
+		return err
+	})
 	if err != nil {
-		return nil, err
+		return nil, release, err
 	}
 	return func(it Item) [][]byte {
 		b.add(it)
 		return [][]byte{b.encode()}
-	}, nil
+	}, release, nil
 }

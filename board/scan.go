@@ -35,6 +35,13 @@ type scanned struct {
 // With collect false it gives only n, the items' bounds and found (whether
 // an item has the dispatch id find), allocating nothing.
 func scan(data []byte, collect bool, find int) (scanned, bool) {
+	return scanSplit(data, collect, find, jsonscan.SplitMin)
+}
+
+// scanSplit is scan, with the items read by two goroutines at once when
+// splitMin bytes or more are left at the array's start (and collect is
+// false): see scanItems.
+func scanSplit(data []byte, collect bool, find, splitMin int) (scanned, bool) {
 	s := jsonscan.Scanner{Data: data}
 	var out scanned
 	if !s.Byte('{') {
@@ -56,7 +63,7 @@ func scan(data []byte, collect bool, find int) (scanned, bool) {
 			}
 		case "items":
 			bit = keyItems
-			if !scanItems(&s, &out, collect, find) {
+			if !scanItems(&s, &out, collect, find, splitMin) {
 				return out, false
 			}
 		default:
@@ -76,20 +83,60 @@ func scan(data []byte, collect bool, find int) (scanned, bool) {
 	return out, true
 }
 
-// scanItems reads the "items" array into out (see scan).
-func scanItems(s *jsonscan.Scanner, out *scanned, collect bool, find int) bool {
+// scanItems reads the "items" array into out (see scan). With splitMin
+// bytes or more left, and collect false, it reads it in two halves at
+// once, as the spawn-log's scan does its records: split where the layout
+// between two items is found past the middle (jsonscan.Split), the first
+// half in a goroutine of its own, which must end an item exactly at the
+// split, the second from there in this one; anything else, either half not
+// sure included, and the array is read again by one reader. Either way the
+// result is one reader's.
+func scanItems(s *jsonscan.Scanner, out *scanned, collect bool, find, splitMin int) bool {
 	if !s.Byte('[') {
 		return false
 	}
 	if s.Byte(']') {
 		return true
 	}
+	if data, from := s.Data, s.Pos; !collect && len(data)-from >= splitMin {
+		if at := jsonscan.Split(data, from, "}"+itemSep+"{"); at > 0 {
+			var first scanned
+			wait := jsonscan.Go(data, func() bool {
+				s1 := jsonscan.Scanner{Data: data, Pos: from}
+				ended, ok := scanItemRun(&s1, &first, false, find, at)
+				return ok && ended
+			})
+			var second scanned
+			s2 := jsonscan.Scanner{Data: data, Pos: at}
+			ok := s2.Byte(',')
+			if ok {
+				_, ok = scanItemRun(&s2, &second, false, find, -1)
+			}
+			if wait() && ok && first.n > 0 && second.n > 0 {
+				out.n, out.start, out.end = first.n+second.n, first.start, second.end
+				out.found = first.found || second.found
+				s.Pos = s2.Pos
+				return true
+			}
+		}
+		s.Pos = from // not sure: read it again, with one reader
+	}
+	_, ok := scanItemRun(s, out, collect, find, -1)
+	return ok
+}
+
+// scanItemRun reads items from s.Pos on, each followed by ',' and the next
+// or by the array's ']' (read too: ok), into out. With stop at 0 or more it
+// also stops, ended true and ok, where an item ends exactly at stop (s.Pos
+// == stop, before the ','); going past stop or reaching the ']' first is
+// not ok.
+func scanItemRun(s *jsonscan.Scanner, out *scanned, collect bool, find, stop int) (ended, ok bool) {
 	for {
 		s.Peek() // to the item's '{'
 		begin := s.Pos
 		it, ok := scanItem(s, collect)
 		if !ok {
-			return false
+			return false, false
 		}
 		if out.n == 0 {
 			out.start = begin
@@ -101,8 +148,14 @@ func scanItems(s *jsonscan.Scanner, out *scanned, collect bool, find int) bool {
 			out.items = append(out.items, it)
 			out.raw = append(out.raw, s.Data[begin:s.Pos:s.Pos])
 		}
+		switch {
+		case stop >= 0 && s.Pos == stop:
+			return true, true
+		case stop >= 0 && s.Pos > stop:
+			return false, false
+		}
 		if !s.Byte(',') {
-			return s.Byte(']')
+			return false, s.Byte(']') && stop < 0
 		}
 	}
 }

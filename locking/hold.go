@@ -67,7 +67,7 @@ func (h *Hold) Fence() error {
 // sync failed (the data is in the file: never commit it again). When a
 // part's write fails, nothing is committed and the temp file is removed.
 func (h *Hold) Commit(data ...[]byte) error {
-	return h.writeFenced(h.n.target, data, true)
+	return h.writeFenced(h.n.target, data, true, nil)
 }
 
 // WriteFenced writes data to another file, name, while this hold is kept:
@@ -81,12 +81,14 @@ func (h *Hold) WriteFenced(name string, data ...[]byte) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	return h.writeFenced(name, data, false)
+	return h.writeFenced(name, data, false, nil)
 }
 
 // writeFenced is the temp file, the fence and the rename of Commit and
-// WriteFenced, the parts written in order.
-func (h *Hold) writeFenced(name string, parts [][]byte, steps bool) error {
+// WriteFenced, the parts written in order. gate, when not nil, is called
+// once the temp file is written and synced, before the fence: its error
+// ends the write with the temp file removed and nothing renamed.
+func (h *Hold) writeFenced(name string, parts [][]byte, steps bool, gate func() error) error {
 	if h.released {
 		return fmt.Errorf("locking: write of %s after release: %w", name, ErrLockLost)
 	}
@@ -107,6 +109,12 @@ func (h *Hold) writeFenced(name string, parts [][]byte, steps bool) error {
 		return err
 	}
 	step(StepCommitTempWritten)
+	if gate != nil {
+		if err := gate(); err != nil {
+			_ = h.fsys.Remove(tmp)
+			return err
+		}
+	}
 	if err := h.Fence(); err != nil {
 		_ = h.fsys.Remove(tmp)
 		return err

@@ -59,6 +59,42 @@ func Update(ctx context.Context, fsys vfs.FS, name string, fn UpdateFunc, opts O
 // commit's temp file in order, none copied. It lets a change that keeps
 // most of a large file write it from slices of the bytes read.
 func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, opts Options) error {
+	return updateParts(ctx, fsys, name, func(current []byte, exists bool) ([][]byte, func() error, error) {
+		parts, err := fn(current, exists)
+		return parts, nil, err
+	}, opts, false)
+}
+
+// GatedFunc is a [PartsFunc] that also returns gate (nil: none), which the
+// commit calls once its temp file is written and synced (after
+// commit:temp-written), right before the fence: an error from gate ends the
+// update as fn's would, with nothing committed and the temp file removed.
+// It lets a check that must pass before the commit lands, but that the
+// parts do not need, run while the temp file is written (`pa dispatch
+// open` reads and checks the board then). fn runs again, with a fresh
+// gate, after a lost lock; a gate is called at most once, and not at all
+// when the temp file's write fails (fn's caller then waits for its work
+// itself).
+type GatedFunc func(current []byte, exists bool) (parts [][]byte, gate func() error, err error)
+
+// UpdateMapped is [UpdateParts] with fn a [GatedFunc] and the file read by
+// mapping it where the FS can ([vfs.MapFile]: osfs on Unix), which spares
+// a large file's copy and page faults (issue 6, Growth); elsewhere it is
+// read as UpdateParts reads it. current is then valid only until that
+// hold's commit returns: fn and its gate must not keep it, nor any slice
+// of it, past its parts (a part may be one). A fault touching current,
+// because another process cut the file short in place meanwhile, ends the
+// update with nothing committed: a *fs.PathError wrapping vfs.ErrChanged
+// when fn (or anything in the hold's goroutine) touched the lost pages, or
+// the write error of the commit's temp file when the kernel found them
+// gone (the temp file is removed). The same steps, retries and errors as
+// UpdateParts otherwise.
+func UpdateMapped(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, opts Options) error {
+	return updateParts(ctx, fsys, name, fn, opts, true)
+}
+
+// updateParts is UpdateParts, reading by a mapping when mapped.
+func updateParts(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, opts Options, mapped bool) error {
 	e := opts.env()
 	start := time.Now()
 	deadline := start.Add(e.timeout)
@@ -67,7 +103,7 @@ func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, op
 		if err != nil {
 			return err
 		}
-		err = h.readModifyWrite(fn)
+		err = h.readModifyWrite(fn, mapped)
 		var notSynced *NotSyncedError
 		if errors.As(err, &notSynced) {
 			err = nil // landed: go on as committed, report it at the end
@@ -103,17 +139,37 @@ func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, op
 }
 
 // readModifyWrite is one hold's read, change and fenced commit: the file
-// is read once, and fn's parts are committed as they are.
-func (h *Hold) readModifyWrite(fn PartsFunc) error {
-	current, _, err := vfs.ReadFile(h.fsys, h.n.target, 0)
+// is read once (mapped: by vfs.MapFile, unmapped once the commit returns,
+// a fault in the mapping an error), and fn's parts are committed as they
+// are, its gate called before the fence.
+func (h *Hold) readModifyWrite(fn GatedFunc, mapped bool) error {
+	var current []byte
+	var err error
+	if mapped {
+		var release func()
+		current, release, _, err = vfs.MapFile(h.fsys, h.n.target)
+		// Unmapped once the commit returns, by a goroutine of its own: the
+		// old file, replaced by the commit, is freed by the kernel when its
+		// last mapping goes, which takes a while for a large one (the
+		// board write of pa dispatch runs meanwhile).
+		defer func() { go release() }()
+	} else {
+		current, _, err = vfs.ReadFile(h.fsys, h.n.target, 0)
+	}
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	h.e.step(StepHoldRead)
-	parts, err := fn(current, exists)
-	if err != nil {
-		return err
+	run := func() error {
+		parts, gate, err := fn(current, exists)
+		if err != nil {
+			return err
+		}
+		return h.writeFenced(h.n.target, parts, true, gate)
 	}
-	return h.Commit(parts...)
+	if !mapped {
+		return run()
+	}
+	return vfs.GuardMapped(h.n.target, current, run)
 }

@@ -21,23 +21,27 @@ type AfterAppend func(h *locking.Hold, rec Record) error
 
 // Prepare is called by [AppendPrepared] under the spawn-log lock in every
 // run of the read-modify-write (again after a lost lock), once that run
-// has read the spawn-log and made its record rec, before its commit: it
-// reads and checks what the step after the commit needs, and returns that
-// step (nil: none), which runs if this run's commit lands. An error from
-// Prepare ends the Append with nothing written. Each run calls it afresh,
-// so what it read in an earlier run (under a lock since lost) is never
-// used.
+// has read the spawn-log and made its record rec, before its commit lands:
+// it reads and checks what the step after the commit needs, and returns
+// that step (nil: none), which runs if this run's commit lands. It runs in
+// a goroutine of its own while the commit writes and syncs its temp file
+// (so it must not touch what that write uses; the FS is safe for
+// concurrent use), and the commit's fence waits for it: an error from
+// Prepare ends the Append with nothing committed (the temp file removed).
+// Each run calls it afresh, so what it read in an earlier run (under a
+// lock since lost) is never used; no call outlives AppendPrepared.
 type Prepare func(rec Record) (AfterAppend, error)
 
 // Append adds one dispatch record for agent to its spawn-log under the
-// spawn-log's lock, through [locking.UpdateParts] (spec: The steps, Hold and
+// spawn-log's lock, through [locking.UpdateMapped] (spec: The steps, Hold and
 // commit): the id is the log's nextId as read under the lock, openedAt is
 // opts.Now (or the clock) in UTC, and pid and hostname are opts.Host's (or
 // this process's). The agent's folder is created when missing. When then is
 // not nil it runs after the commit, with the lock still held; opts's own
 // AfterCommit, if set, runs after it.
 //
-// The spawn-log is read once per hold, and written by a splice: the common
+// The spawn-log is read once per hold (mapped where the FS can: see
+// [locking.UpdateMapped]), and written by a splice: the common
 // shape (as pa writes it) is checked by a hand-written scan, and the new
 // document is a new head, the old records' bytes as read, and the new
 // record; anything else is parsed by encoding/json and written whole (see
@@ -59,9 +63,10 @@ func Append(ctx context.Context, fsys vfs.FS, agent, title string, then AfterApp
 // AppendPrepared is [Append] with a [Prepare] step under the lock before the
 // commit (prepare may be nil): what it returns runs after the commit, as
 // then does for Append. It is how `pa dispatch open` reads and checks the
-// board once per hold, before the spawn-log is written, and writes the
-// board from that one read (board.OpenDispatch). Errors: Append's, and
-// prepare's (nothing written).
+// board once per hold, while the spawn-log's temp file is written and
+// before its fence and rename, and writes the board from that one read
+// (board.OpenDispatch). Errors: Append's, and prepare's (nothing
+// committed).
 func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepare Prepare, opts locking.Options) (Record, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return Record{}, err
@@ -81,10 +86,21 @@ func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepa
 
 	// fn may run more than once (again after a lost lock); rec and then are
 	// the record and after-commit step of the run whose commit landed when
-	// AfterCommit is reached.
+	// AfterCommit is reached. prepare runs in a goroutine of its own while
+	// the commit writes its temp file; the commit's gate waits for it, and
+	// so does every later run and the end of the Append (pending), so that
+	// no prepare outlives the run that started it.
 	var rec Record
 	var then AfterAppend
-	fn := func(current []byte, exists bool) ([][]byte, error) {
+	var pending chan struct{}
+	drain := func() {
+		if pending != nil {
+			<-pending
+			pending = nil
+		}
+	}
+	fn := func(current []byte, exists bool) ([][]byte, func() error, error) {
+		drain()
 		rec, then = Record{}, nil
 		r := Record{
 			Agent: agent, Title: title,
@@ -93,15 +109,29 @@ func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepa
 		}
 		parts, err := appendParts(name, current, exists, &r)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if prepare != nil {
-			if then, err = prepare(r); err != nil {
-				return nil, err
+		if prepare == nil {
+			rec = r
+			return parts, nil, nil
+		}
+		done := make(chan struct{})
+		var prepared AfterAppend
+		var prepErr error
+		go func() {
+			defer close(done)
+			prepared, prepErr = prepare(r)
+		}()
+		pending = done
+		gate := func() error {
+			drain()
+			if prepErr != nil {
+				return prepErr
 			}
+			rec, then = r, prepared
+			return nil
 		}
-		rec = r
-		return parts, nil
+		return parts, gate, nil
 	}
 	landed := false
 	after := opts.AfterCommit
@@ -117,7 +147,10 @@ func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepa
 		}
 		return nil
 	}
-	err := locking.UpdateParts(ctx, fsys, name, fn, opts)
+	// Mapped: appendParts keeps nothing of current but the parts it
+	// returns, and prepare never sees it.
+	err := locking.UpdateMapped(ctx, fsys, name, fn, opts)
+	drain() // a prepare whose gate was never reached (the temp file's write failed)
 	if err != nil && !landed {
 		return Record{}, err
 	}

@@ -15,9 +15,11 @@
 // Reading and appending scale with the file (issue 6, Growth): the common
 // shape, as pa writes it, is read by a hand-written scan (internal/jsonscan)
 // that never decides an error itself, and anything else by encoding/json,
-// which decides every error and its message ([Parse]); an append writes the
-// new document as a splice, through [locking.UpdateParts]: a new head, the
-// old records' bytes as read (no copy, no re-encoding), and the new record.
+// which decides every error and its message ([Parse]); a large array is
+// scanned in two halves at once, with one reader's result. An append reads
+// the file by mapping it where the FS can, and writes the new document as
+// a splice, through [locking.UpdateMapped]: a new head, the old records'
+// bytes as read (no copy, no re-encoding), and the new record.
 //
 // A spawn-log that does not parse, or has a version this package does not
 // know, is never overwritten: [Append] fails with a *CorruptError naming the

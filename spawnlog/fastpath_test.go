@@ -3,6 +3,8 @@ package spawnlog
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/pa-toolkit/pa/internal/jsonscan"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -60,6 +62,9 @@ func FuzzFastPath(f *testing.F) {
 		lean, leanOK := scan(data, false)
 		if ok != leanOK {
 			t.Fatalf("%q: scan collecting says %v, without collecting %v", data, ok, leanOK)
+		}
+		if split, splitOK := scanSplit(data, false, 0); splitOK != leanOK || splitOK && !reflect.DeepEqual(split, lean) {
+			t.Fatalf("%q: the scan split in two halves = %+v, %v; one reader %+v, %v", data, split, splitOK, lean, leanOK)
 		}
 		if !ok {
 			return
@@ -170,5 +175,64 @@ func TestFastPathTakesTheCommonShape(t *testing.T) {
 		if wantFast := slices.Contains(fast, doc); ok != wantFast {
 			t.Errorf("%q: the fast path takes it: %v; want %v", doc, ok, wantFast)
 		}
+	}
+}
+
+// The scan split in two halves read at once gives one reader's result on
+// a large log, and refuses it, as one reader does, when a byte of either
+// half is off; the split falls between two records however the records
+// are laid out around the middle (a record read key by key there, a
+// string that holds the layout between two records, escaped).
+func TestScanSplitIsOneReader(t *testing.T) {
+	data := benchLog(2000)
+	one, ok := scanSplit(data, false, len(data)+1)
+	if !ok || one.n != 2000 {
+		t.Fatalf("one reader: %+v, %v", one, ok)
+	}
+	if got, ok := scanSplit(data, false, 0); !ok || !reflect.DeepEqual(got, one) {
+		t.Fatalf("two halves: %+v, %v; one reader %+v", got, ok, one)
+	}
+	for _, at := range []int{len(data) / 4, len(data)/2 + 10, len(data) * 3 / 4} {
+		bad := bytes.Clone(data)
+		i := at + bytes.Index(bad[at:], []byte(`"title": "`)) + len(`"title": "`)
+		bad[i] = 0x01 // a control character in a title: not JSON
+		if got, ok := scanSplit(bad, false, 0); ok {
+			t.Fatalf("two halves took a control character at %d: %+v", i, got)
+		}
+	}
+	mid := len(data) / 2
+	rec := bytes.LastIndex(data[:mid], []byte("{\n      \"id\": "))
+	for _, swap := range [][2]string{
+		{"\"title\": \"", "\"title\": \"},\\n    {\\\"x\\\": "},             // the layout inside a string, escaped
+		{"{\n      \"id\": ", "{ \"later\": {\"a\": [1]},\n      \"id\": "}, // read key by key
+	} {
+		odd := append(append(bytes.Clone(data[:rec]), bytes.Replace(data[rec:rec+400], []byte(swap[0]), []byte(swap[1]), 1)...), data[rec+400:]...)
+		want, wantOK := scanSplit(odd, false, len(odd)+1)
+		if got, ok := scanSplit(odd, false, 0); ok != wantOK || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q in the middle: two halves %+v, %v; one reader %+v, %v", swap[1], got, ok, want, wantOK)
+		}
+		if !wantOK {
+			t.Fatalf("%q in the middle: one reader refuses it", swap[1])
+		}
+	}
+}
+
+// Where the layout between two records is also inside a record (a field
+// this version does not know, holding objects laid out the same way), the
+// first half does not end a record at the split: the array is read again
+// by one reader, with one reader's result.
+func TestScanSplitInsideARecordFallsBack(t *testing.T) {
+	data := benchLog(2000)
+	mid := len(data) / 2
+	nested := []byte("\"later\": [{\"a\": 1}" + recordSep + "{\"b\": 2}],\n      \"hostname\": ")
+	around := bytes.ReplaceAll(data[mid-3000:mid+3000], []byte(`"hostname": `), nested)
+	odd := append(append(bytes.Clone(data[:mid-3000]), around...), data[mid+3000:]...)
+	at := jsonscan.Split(odd, bytes.IndexByte(odd, '[')+1, "}"+recordSep+"{")
+	if !bytes.HasPrefix(odd[at:], []byte(recordSep+"{\"b\"")) {
+		t.Fatalf("the split at %d is not inside a record (%q): the test does not test the fallback", at, odd[at:at+20])
+	}
+	want, wantOK := scanSplit(odd, false, len(odd)+1)
+	if got, ok := scanSplit(odd, false, 0); !wantOK || !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("two halves %+v, %v; one reader %+v, %v", got, ok, want, wantOK)
 	}
 }

@@ -44,6 +44,13 @@ const (
 // With collect false it reads the same and gives only nextID, n and the
 // records' bounds: what an append needs, allocating nothing.
 func scan(data []byte, collect bool) (scanned, bool) {
+	return scanSplit(data, collect, jsonscan.SplitMin)
+}
+
+// scanSplit is scan, with the records read by two goroutines at once when
+// splitMin bytes or more are left at the array's start (and collect is
+// false): see scanRecords.
+func scanSplit(data []byte, collect bool, splitMin int) (scanned, bool) {
 	s := jsonscan.Scanner{Data: data}
 	var out scanned
 	if !s.Byte('{') {
@@ -70,7 +77,7 @@ func scan(data []byte, collect bool) (scanned, bool) {
 			}
 		case "records":
 			bit = keyRecords
-			if !scanRecords(&s, &out, &maxID, collect) {
+			if !scanRecords(&s, &out, &maxID, collect, splitMin) {
 				return out, false
 			}
 		default:
@@ -95,20 +102,62 @@ func scan(data []byte, collect bool) (scanned, bool) {
 func delim(c byte) bool { return c == ',' || c == '}' }
 
 // scanRecords reads the "records" array into out (see scan), and the
-// largest id into *maxID.
-func scanRecords(s *jsonscan.Scanner, out *scanned, maxID *int, collect bool) bool {
+// largest id into *maxID. With splitMin bytes or more left, and collect
+// false, it reads it in two halves at once, split where the layout between
+// two records is found past the middle (jsonscan.Split): the first half
+// from the start in a goroutine of its own, which must end a record exactly
+// at the split (so it is between two records, as one reader would find),
+// the second from there in this one; anything else, either half not sure
+// included, and the array is read again by one reader. Either way the
+// result is one reader's.
+func scanRecords(s *jsonscan.Scanner, out *scanned, maxID *int, collect bool, splitMin int) bool {
 	if !s.Byte('[') {
 		return false
 	}
 	if s.Byte(']') {
 		return true
 	}
+	if data, from := s.Data, s.Pos; !collect && len(data)-from >= splitMin {
+		if at := jsonscan.Split(data, from, "}"+recordSep+"{"); at > 0 {
+			var first scanned
+			firstMax := 0
+			wait := jsonscan.Go(data, func() bool {
+				s1 := jsonscan.Scanner{Data: data, Pos: from}
+				ended, ok := scanRecordRun(&s1, &first, &firstMax, false, at)
+				return ok && ended
+			})
+			var second scanned
+			secondMax := 0
+			s2 := jsonscan.Scanner{Data: data, Pos: at}
+			ok := s2.Byte(',')
+			if ok {
+				_, ok = scanRecordRun(&s2, &second, &secondMax, false, -1)
+			}
+			if wait() && ok && first.n > 0 && second.n > 0 {
+				out.n, out.start, out.end = first.n+second.n, first.start, second.end
+				*maxID = max(firstMax, secondMax)
+				s.Pos = s2.Pos
+				return true
+			}
+		}
+		s.Pos = from // not sure: read it again, with one reader
+	}
+	_, ok := scanRecordRun(s, out, maxID, collect, -1)
+	return ok
+}
+
+// scanRecordRun reads records from s.Pos on, each followed by ',' and the
+// next or by the array's ']' (read too: ok), into out and *maxID. With stop
+// at 0 or more it also stops, ended true and ok, where a record ends
+// exactly at stop (s.Pos == stop, before the ','); going past stop or
+// reaching the ']' first is not ok.
+func scanRecordRun(s *jsonscan.Scanner, out *scanned, maxID *int, collect bool, stop int) (ended, ok bool) {
 	for {
 		s.Peek() // to the record's '{'
 		begin := s.Pos
 		r, ok := scanRecord(s, collect)
 		if !ok {
-			return false
+			return false, false
 		}
 		if out.n == 0 {
 			out.start = begin
@@ -120,8 +169,14 @@ func scanRecords(s *jsonscan.Scanner, out *scanned, maxID *int, collect bool) bo
 			out.records = append(out.records, r)
 			out.raw = append(out.raw, s.Data[begin:s.Pos:s.Pos])
 		}
+		switch {
+		case stop >= 0 && s.Pos == stop:
+			return true, true
+		case stop >= 0 && s.Pos > stop:
+			return false, false
+		}
 		if !s.Byte(',') {
-			return s.Byte(']')
+			return false, s.Byte(']') && stop < 0
 		}
 	}
 }

@@ -32,6 +32,12 @@ func EqualFold(key []byte, word string) bool {
 // encoding/json itself, which also replaces invalid UTF-8). Any other value
 // is ok false.
 func (s *Scanner) StringValue(dst *string) bool {
+	if v, ok := s.Plain(); ok { // the common case, with no whitespace before it
+		if dst != nil {
+			*dst = string(v)
+		}
+		return true
+	}
 	if s.Peek() == 'n' {
 		return s.Null()
 	}

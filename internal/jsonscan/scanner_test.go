@@ -152,3 +152,42 @@ func TestPlainRun(t *testing.T) {
 		t.Errorf("plainRun of 17 plain bytes = %d; want 17", got)
 	}
 }
+
+// Plain takes a string of plain bytes only, right where Pos is, and gives
+// its bytes; anything else leaves Pos where it was.
+func TestPlain(t *testing.T) {
+	for in, want := range map[string]string{`"abc",`: "abc", `""`: "", "\"\x7f~ \"": "\x7f~ ", `"abcdefghijklmnopqrstuvwxyz"`: "abcdefghijklmnopqrstuvwxyz"} {
+		s := Scanner{Data: []byte(in)}
+		if v, ok := s.Plain(); !ok || string(v) != want || s.Pos != len(want)+2 {
+			t.Errorf("Plain(%q) = %q, %v at %d; want %q", in, v, ok, s.Pos, want)
+		}
+	}
+	for _, in := range []string{` "a"`, `"a\nb"`, "\"é\"", "\"a\x01\"", `"abc`, `null`, ``, `"abcdefghijklmno\"`} {
+		s := Scanner{Data: []byte(in)}
+		if v, ok := s.Plain(); ok || s.Pos != 0 {
+			t.Errorf("Plain(%q) = %q, %v at %d; want not ok at 0", in, v, ok, s.Pos)
+		}
+	}
+}
+
+// Literal, a word at a time, refuses a layout that differs in any one
+// byte, at any length, and takes it whole.
+func TestLiteral(t *testing.T) {
+	const layout = ",\n      \"openedAt\": \"x\""
+	for n := range len(layout) + 1 {
+		lit := layout[:n]
+		if s := (Scanner{Data: []byte(layout)}); !s.Literal(lit) || s.Pos != n {
+			t.Fatalf("Literal(%q) refused the same bytes", lit)
+		}
+		for at := range n {
+			d := []byte(layout)
+			d[at] ^= 0x20
+			if s := (Scanner{Data: d}); s.Literal(lit) || s.Pos != 0 {
+				t.Fatalf("Literal(%q) took %q, one byte off at %d", lit, d[:n], at)
+			}
+		}
+		if s := (Scanner{Data: []byte(layout[:max(n-1, 0)])}); n > 0 && s.Literal(lit) {
+			t.Fatalf("Literal(%q) took a shorter document", lit)
+		}
+	}
+}

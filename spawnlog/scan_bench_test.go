@@ -1,0 +1,39 @@
+package spawnlog
+
+import (
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// benchLog is a log of n records as pa writes them, with titles and times
+// like the growth measure's (issue 6, Growth).
+func benchLog(n int) []byte {
+	l := Log{NextID: 1}
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n {
+		r := Record{Agent: "demo", Title: "dispatch " + strconv.Itoa(i+1) + ": review the change",
+			OpenedAt: start.Add(time.Duration(i) * time.Second).Format(openedAtLayout), PID: 40000 + i%1000, Hostname: "build-host"}
+		if _, err := l.appendRecord(r); err != nil {
+			panic(err)
+		}
+	}
+	return l.encode()
+}
+
+// BenchmarkScan is the fast scan of an append (collect false) on a
+// spawn-log of 100k records: its throughput is the scan's share of
+// `pa dispatch open` at that size.
+func BenchmarkScan(b *testing.B) {
+	data := benchLog(100000)
+	b.SetBytes(int64(len(data)))
+	runtime.GC() // the setup's garbage collected before the CPU time is taken
+	cpu0 := cpuTime()
+	for b.Loop() {
+		if s, ok := scan(data, false); !ok || s.n != 100000 {
+			b.Fatalf("scan = %+v, %v", s, ok)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}
