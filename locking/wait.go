@@ -15,11 +15,11 @@ const firstBackoff = 100 * time.Microsecond
 // waiter is how a writer waits for a held lock (spec: The steps, Acquire
 // step 3, "wait about 10 ms and go to 2").
 //
-// Where the FS has a [vfs.WatchFS] (osfs: inotify on Linux, kqueue on macOS
-// and the BSDs), the wait ends as soon as the lock name is removed or
-// renamed away (a release, a break), and in any case after the poll
-// interval: a holder that died leaves its lock and no event, and the poll
-// reads it and breaks it. The watch is armed before the read of step 3,
+// Where the FS has a [vfs.WatchFS] (osfs: inotify on the lock file itself on
+// Linux, kqueue on the folder on macOS and the BSDs), the wait ends as soon
+// as the lock name is removed or renamed away (a release, a break), and in
+// any case after the poll interval: a holder that died leaves its lock and
+// no event, and the poll reads it and breaks it. The watch is armed before the read of step 3,
 // so a release between the EEXIST and the wait is never missed: either the
 // read finds no lock, or the watch has the event. Without a watch (or once
 // it fails) the waiter sleeps a back-off that starts at firstBackoff and
@@ -34,7 +34,8 @@ type waiter struct {
 	poll time.Duration
 
 	watch   vfs.Watch     // nil: none armed, or it failed
-	tried   bool          // arming was tried (once per acquire)
+	off     bool          // no watch for the rest of this acquire: arming or a Wait failed
+	keep    bool          // the watch's last Wait ran out with no wake, and nothing came since
 	backoff time.Duration // the next wait without a watch
 	token   string        // the holder the back-off was started for
 }
@@ -43,17 +44,28 @@ func newWaiter(fsys vfs.FS, lock string, poll time.Duration) *waiter {
 	return &waiter{fsys: fsys, lock: lock, poll: poll}
 }
 
-// arm arms the watch on the lock name, once: before the read of step 3.
-// A FS without the capability, or a watch that cannot be armed (inotify's
-// limits), leaves the waiter to poll.
+// arm arms the watch on the lock name before the read of step 3. A watch
+// may be on the file the name holds (osfs on Linux: each hold is a new
+// file), so a new one is armed for each read, unless the last wait ran out
+// with no wake and nothing came since: that watch is still on the file the
+// name holds. A FS without the capability, or a watch that cannot be armed
+// (inotify's limits), leaves the waiter to poll for the rest of the
+// acquire.
 func (w *waiter) arm() {
-	if w.tried {
+	if w.off {
 		return
 	}
-	w.tried = true
-	if watch, err := vfs.WatchRemoval(w.fsys, w.lock); err == nil {
-		w.watch = watch
+	if w.watch != nil && w.keep {
+		w.keep = false
+		return
 	}
+	w.close()
+	watch, err := vfs.WatchRemoval(w.fsys, w.lock)
+	if err != nil {
+		w.off = true
+		return
+	}
+	w.watch = watch
 }
 
 // wait waits for the lock held by holder (its token) to go, at most left
@@ -64,14 +76,15 @@ func (w *waiter) wait(ctx context.Context, left time.Duration, holder string) (b
 	if w.watch != nil {
 		woken, err := w.watch.Wait(ctx, d)
 		if err == nil {
+			w.keep = !woken
 			return woken, nil
 		}
 		if cerr := ctx.Err(); cerr != nil {
 			return false, cerr
 		}
 		// The watch can no longer wake us: poll from now on.
-		w.watch.Close()
-		w.watch = nil
+		w.close()
+		w.off = true
 	}
 	if holder != w.token || w.backoff == 0 {
 		w.token, w.backoff = holder, firstBackoff
@@ -87,6 +100,7 @@ func (w *waiter) close() {
 		w.watch.Close()
 		w.watch = nil
 	}
+	w.keep = false
 }
 
 // sleep waits d, or less when ctx ends (then it returns ctx's error).
