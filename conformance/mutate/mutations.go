@@ -1,13 +1,24 @@
 package main
 
+import "strings"
+
 // mutation is one named one-line change to the lock: in file (under
-// locking/), the line that holds old, exactly once, gets old replaced by
-// new. Each removes or weakens one guard of the spec; the suite must fail.
+// locking/, or a slash path from the module's root when it holds a slash),
+// the line that holds old, exactly once, gets old replaced by new. Each
+// removes or weakens one guard of the spec; the suite must fail.
 type mutation struct {
 	name string
 	file string
 	old  string
 	new  string
+}
+
+// path is m's file as a slash path from the module's root.
+func (m mutation) path() string {
+	if strings.Contains(m.file, "/") {
+		return m.file
+	}
+	return "locking/" + m.file
 }
 
 // mutations are the guards the suite must pin (issue 3: guards pinned by
@@ -105,5 +116,16 @@ var mutations = []mutation{
 	// waits run out.)
 	{"arm the watch only at the wait, after the read of step 3", "acquire.go",
 		`if _, err := w.wait(ctx, time.Until(deadline), held.Token); err != nil {`,
-		`w.close(); w.tried = false; w.arm(); if _, err := w.wait(ctx, time.Until(deadline), held.Token); err != nil {`},
+		`w.close(); w.arm(); if _, err := w.wait(ctx, time.Until(deadline), held.Token); err != nil {`},
+	{"arm once per acquire, though a watch may be on the file a former holder held", "wait.go",
+		`if w.watch != nil && w.keep {`,
+		`if w.watch != nil {`},
+	// The per-inode watch of osfs on Linux: the lock file itself, so the
+	// other names of the folder wake no waiter.
+	{"watch the lock's folder, not the lock file (Linux)", "vfs/osfs/watch_linux.go",
+		`if w, err := watchFile(d, base); err == nil {`,
+		`if w, err := watchFile(d, base); err == nil && false {`},
+	{"add the lock file's watch without looking its name up again (Linux)", "vfs/osfs/watch_linux.go",
+		`if w.leftAt(dfd) {`,
+		`if false && w.leftAt(dfd) {`},
 }
