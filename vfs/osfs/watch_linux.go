@@ -205,15 +205,6 @@ func (w *inotifyWatch) left() bool {
 	return left
 }
 
-func retryEINTR(f func() (int, error)) (int, error) {
-	for {
-		n, err := f()
-		if err != unix.EINTR {
-			return n, err
-		}
-	}
-}
-
 // add adds an inotify watch on the folder at path for base. The watch is
 // registered before the hub's lock is let go, so the reader, which
 // dispatches under it, sees every event that follows the add.
