@@ -80,7 +80,7 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 	}
 	h := &Hold{fsys: fsys, e: e, n: n, token: token}
 	w := newWaiter(fsys, n.lock, e.poll)
-	defer w.close()
+	defer w.end()
 	missed := false // the last read found no lock although publish found one
 	atOnce := 0     // tries again at once since the last wait
 	publish := true // false after a wait: the read of step 3 comes first

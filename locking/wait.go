@@ -19,9 +19,11 @@ const firstBackoff = 100 * time.Microsecond
 // Linux, kqueue on the folder on macOS and the BSDs), the wait ends as soon
 // as the lock name is removed or renamed away (a release, a break), and in
 // any case after the poll interval: a holder that died leaves its lock and
-// no event, and the poll reads it and breaks it. The watch is armed before the read of step 3,
-// so a release between the EEXIST and the wait is never missed: either the
-// read finds no lock, or the watch has the event. Without a watch (or once
+// no event, and the poll reads it and breaks it. The watch is armed before
+// the read of step 3, so a release between the EEXIST and the wait is
+// never missed: either the read finds no lock, or the watch has the event.
+// Where the FS has a [vfs.QueueFS] only the head of the lock's wait queue
+// watches and polls; the others wait in the queue (queue.go). Without a watch (or once
 // it fails) the waiter sleeps a back-off that starts at firstBackoff and
 // doubles up to the poll interval, from the start of each holder's hold
 // it sees.
@@ -38,6 +40,10 @@ type waiter struct {
 	keep    bool          // the watch's last Wait ran out with no wake, and nothing came since
 	backoff time.Duration // the next wait without a watch
 	token   string        // the holder the back-off was started for
+
+	joined bool      // the queue was joined (or tried), once per acquire
+	place  vfs.Place // nil: no queue
+	head   bool      // place is at the head of the queue
 }
 
 func newWaiter(fsys vfs.FS, lock string, poll time.Duration) *waiter {
@@ -52,8 +58,9 @@ func newWaiter(fsys vfs.FS, lock string, poll time.Duration) *waiter {
 // (inotify's limits), leaves the waiter to poll for the rest of the
 // acquire.
 func (w *waiter) arm() {
-	if w.off {
-		return
+	w.join()
+	if w.off || w.queued() {
+		return // only the head of the queue watches
 	}
 	if w.watch != nil && w.keep {
 		w.keep = false
@@ -69,9 +76,16 @@ func (w *waiter) arm() {
 }
 
 // wait waits for the lock held by holder (its token) to go, at most left
-// (the time to the acquire's deadline) and at most the poll interval. It
-// returns whether a watch woke it, and ctx's error when ctx ends.
+// (the time to the acquire's deadline) and at most the poll interval (a
+// waiter behind the head of the queue: at most its slow poll, or until it
+// is the head). It returns whether a watch woke it, and ctx's error when
+// ctx ends.
 func (w *waiter) wait(ctx context.Context, left time.Duration, holder string) (bool, error) {
+	if w.queued() {
+		if over, err := w.waitInQueue(ctx, left); over || err != nil {
+			return false, err
+		}
+	}
 	d := min(w.poll, left)
 	if w.watch != nil {
 		woken, err := w.watch.Wait(ctx, d)
@@ -94,7 +108,13 @@ func (w *waiter) wait(ctx context.Context, left time.Duration, holder string) (b
 	return false, sleep(ctx, d)
 }
 
-// close releases the watch; every acquire ends with it.
+// end releases the watch and leaves the queue; every acquire ends with it.
+func (w *waiter) end() {
+	w.close()
+	w.leave() // the head lets the next waiter up
+}
+
+// close releases the watch.
 func (w *waiter) close() {
 	if w.watch != nil {
 		w.watch.Close()
