@@ -128,4 +128,25 @@ var mutations = []mutation{
 	{"add the lock file's watch without looking its name up again (Linux)", "vfs/osfs/watch_linux.go",
 		`if w.leftAt(dfd) {`,
 		`if false && w.leftAt(dfd) {`},
+	// The wait queue (vfs.QueueFS): one waiter at a time watches and
+	// reads at the poll; the others wait in the queue, with a slow poll.
+	{"every waiter watches and polls, as with no queue", "queue.go",
+		`func (w *waiter) queued() bool { return w.place != nil && !w.head }`,
+		`func (w *waiter) queued() bool { return false }`},
+	{"no slow poll behind the head of the queue", "queue.go",
+		`head, err := w.place.Wait(ctx, min(left, queuePolls*w.poll))`,
+		`head, err := w.place.Wait(ctx, left)`},
+	{"the head never leaves the queue", "wait.go",
+		`w.leave() // the head lets the next waiter up`,
+		``},
+	{"a queue that fails keeps its waiter in it", "queue.go",
+		`	w.leave()
+	return false, nil`,
+		`	return true, nil`},
+	{"an abandoned place in the queue keeps its descriptor", "vfs/osfs/queue_unix.go",
+		`unix.Close(p.fd) // lets the lock go, if taken`,
+		``},
+	{"a place in the queue shares the folder's descriptor (and its lock)", "vfs/osfs/queue_unix.go",
+		`unix.Openat(int(dfd), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)`,
+		`unix.Dup(int(dfd))`},
 }
