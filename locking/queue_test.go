@@ -273,3 +273,36 @@ func TestQueueFailureFallsBack(t *testing.T) {
 		})
 	}
 }
+
+// The head of the queue, woken by its watch, publishes at once: the one
+// waiter a release wakes goes straight to step 2 (spec: Acquire step 3,
+// "go to 2"), with no read and no new watch first. Without a queue a woken
+// waiter reads first (a herd would each write a pending file).
+func TestWokenHeadPublishesAtOnce(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		needWatch(t, e.fsys)
+		needQueue(t, e.fsys)
+		m := locktest.NewMachine("host-a")
+		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ffs := faultfs.New(e.fsys)
+		waiting := onWait(ffs)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		done := acquireAsync(ctx, ffs, slow(m.Spawn()))
+		receive(t, waiting, patience, "the waiter never waited on a watch")
+		if err := holder.Release(); err != nil {
+			t.Fatal(err)
+		}
+		got := receive(t, done, patience, "the waiter was not woken (its poll is a minute)")
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		got.h.Release()
+		if n := ffs.Calls(faultfs.OpWatch, lockP); n != 1 {
+			t.Fatalf("the head armed %d watches, want 1: woken, it publishes with no read (and no watch) first", n)
+		}
+	})
+}

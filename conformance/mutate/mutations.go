@@ -115,8 +115,8 @@ var mutations = []mutation{
 	// TestDeadHolderFoundByThePoll; as a mutation it would cost minutes of
 	// waits run out.)
 	{"arm the watch only at the wait, after the read of step 3", "acquire.go",
-		`if _, err := w.wait(ctx, time.Until(deadline), held.Token); err != nil {`,
-		`w.close(); w.arm(); if _, err := w.wait(ctx, time.Until(deadline), held.Token); err != nil {`},
+		`woken, err := w.wait(ctx, time.Until(deadline), held.Token)`,
+		`w.close(); w.arm(); woken, err := w.wait(ctx, time.Until(deadline), held.Token)`},
 	{"arm once per acquire, though a watch may be on the file a former holder held", "wait.go",
 		`if w.watch != nil && w.keep {`,
 		`if w.watch != nil {`},
@@ -143,6 +143,9 @@ var mutations = []mutation{
 		`	w.leave()
 	return false, nil`,
 		`	return true, nil`},
+	{"the woken head reads before it publishes", "acquire.go",
+		`publish = woken && w.head`,
+		`publish = false && woken`},
 	{"an abandoned place in the queue keeps its descriptor", "vfs/osfs/queue_unix.go",
 		`unix.Close(p.fd) // lets the lock go, if taken`,
 		``},
