@@ -23,10 +23,10 @@ const firstBackoff = 100 * time.Microsecond
 // the read of step 3, so a release between the EEXIST and the wait is
 // never missed: either the read finds no lock, or the watch has the event.
 // Where the FS has a [vfs.QueueFS] only the head of the lock's wait queue
-// watches and polls; the others wait in the queue (queue.go). Without a watch (or once
-// it fails) the waiter sleeps a back-off that starts at firstBackoff and
-// doubles up to the poll interval, from the start of each holder's hold
-// it sees.
+// watches and polls; the others wait in the queue (queue.go). Without a
+// watch (or once it fails) the waiter sleeps a back-off that starts at
+// firstBackoff and doubles up to the poll interval, from the start of each
+// holder's hold it sees.
 //
 // Nothing safe depends on any of it: a wake only leads to the read of
 // step 3 and, when the lock is gone, the publish of step 2.
