@@ -80,7 +80,7 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 	}
 	h := &Hold{fsys: fsys, e: e, n: n, token: token}
 	w := newWaiter(fsys, n.lock, e.poll)
-	defer w.close()
+	defer w.end()
 	missed := false // the last read found no lock although publish found one
 	atOnce := 0     // tries again at once since the last wait
 	publish := true // false after a wait: the read of step 3 comes first
@@ -142,13 +142,17 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
 		}
 		atOnce = 0
-		if _, err := w.wait(ctx, time.Until(deadline), held.Token); err != nil {
+		woken, err := w.wait(ctx, time.Until(deadline), held.Token)
+		if err != nil {
 			return nil, err
 		}
 		// After a wait the lock is read first, and published only when it
 		// is gone: a herd of waiters woken by one release does not each
-		// write and remove a pending file while the new holder holds.
-		publish = false
+		// write and remove a pending file while the new holder holds. The
+		// head of the wait queue is the one waiter a release wakes: woken
+		// by its watch, it publishes at once (on EEXIST it reads, with the
+		// watch armed again before the read, as after any publish).
+		publish = woken && w.head
 	}
 }
 

@@ -44,15 +44,22 @@
 //
 // A writer that finds the lock held waits for it to go (spec: Acquire step
 // 3). Where the FS can watch for a removal ([vfs.WatchFS]: osfs with
-// inotify on Linux, kqueue on macOS and the BSDs) the watch is armed before
+// inotify on the lock file on Linux, kqueue on macOS and the BSDs) the
+// watch is armed before
 // the read of the held lock, so the release (a rename of the lock away),
 // a break or an unlock wakes the waiter at once, and a release between the
 // read and the wait is never missed. Every wait also ends after
 // [Options.PollInterval] (10 ms): a holder that died sends no event, and the
 // poll reads its lock and breaks it. Without a watch the waiter polls with
-// a back-off from 100 µs up to the poll interval. After a wait the lock is
-// read first and published only when it is gone. Nothing safe depends on
-// the wake-up: a wake only leads to the read and the publish of the steps.
+// a back-off from 100 µs up to the poll interval. Where the FS has a wait
+// queue ([vfs.QueueFS]: osfs with flock(2) on the lock's folder on Unix)
+// only the head of the queue watches and polls; the others sleep in the
+// queue and read the lock every 5 poll intervals, so a release wakes one
+// waiter, and a stopped head holds the others up for no longer than that.
+// After a wait the lock is read first and published only when it is gone,
+// but by the head woken by its watch, which publishes at once. Nothing
+// safe depends on the wake-up or the queue: a wake only leads to the read
+// and the publish of the steps.
 //
 // # The folder of a hold
 //

@@ -14,7 +14,8 @@
 // capabilities are optional interfaces in the io/fs style, one a file, each
 // with a helper that checks for it and reports [errors.ErrUnsupported] when it
 // is missing: [RenameNoReplaceFS], [ChtimesFS], [LstatFS], [Locker], [WatchFS]
-// (a wake-up when a name goes: the lock's waiters), [OpenRootFS] (a folder
+// (a wake-up when a name goes: the lock's waiters), [QueueFS] (a wait
+// queue, so one of a lock's waiters at a time watches), [OpenRootFS] (a folder
 // held open: [PinDir]) and [PrefixDirFS] (a listing of some names only; its
 // helper falls back to ReadDir and a filter). A wrapper must forward every
 // optional interface of the FS it wraps.

@@ -50,6 +50,7 @@ var (
 	_ ChtimesFS         = (*pinnedFS)(nil)
 	_ RenameNoReplaceFS = (*pinnedFS)(nil)
 	_ WatchFS           = (*pinnedFS)(nil)
+	_ QueueFS           = (*pinnedFS)(nil)
 	_ PrefixDirFS       = (*pinnedFS)(nil)
 )
 
@@ -200,6 +201,14 @@ func (p *pinnedFS) WatchRemoval(name string) (Watch, error) {
 		return w, named(err, local, name)
 	}
 	return WatchRemoval(p.fsys, name)
+}
+
+func (p *pinnedFS) JoinQueue(name string) (Place, error) {
+	if r, local, ok := p.in(name, false); ok {
+		q, err := JoinQueue(r, local)
+		return q, named(err, local, name)
+	}
+	return JoinQueue(p.fsys, name)
 }
 
 func (p *pinnedFS) ReadDirPrefix(dir string, prefixes []string) ([]fs.DirEntry, error) {

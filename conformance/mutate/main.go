@@ -1,6 +1,6 @@
 // Command mutate pins the lock's guards: it applies named one-line
-// mutations to locking/, one at a time, in a scratch copy of the module,
-// runs the tests of locking and the conformance suite against each, and
+// mutations to locking/ (and to the wake-up of vfs/osfs), one at a time, in a scratch copy of the module,
+// runs the tests of locking, vfs/osfs and the conformance suite against each, and
 // reports for each whether some test failed (the mutation is caught) or
 // all passed (it survived). It prints the score and exits 1 unless every
 // mutation is caught (and applies and compiles).
@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -33,7 +34,7 @@ import (
 )
 
 // packages are the tests run against each mutation.
-var packages = []string{"./locking/...", "./conformance"}
+var packages = []string{"./locking/...", "./vfs/osfs", "./conformance"}
 
 func main() {
 	runFlag := flag.String("run", "", "only the mutations whose name matches this regexp")
@@ -91,7 +92,7 @@ func run(pattern string, verbose bool) int {
 			caught++
 			byPackage++
 		}
-		fmt.Printf("%-16s %-62s %s (%s)\n", verdict, m.name, "locking/"+m.file, time.Since(start).Round(time.Second))
+		fmt.Printf("%-16s %-62s %s (%s)\n", verdict, m.name, m.path(), time.Since(start).Round(time.Second))
 		for _, l := range detail.lines(verbose) {
 			fmt.Printf("                 %s\n", l)
 		}
@@ -116,19 +117,19 @@ const shownFailures = 4
 // not there exactly once, or the mutant does not compile); detail names
 // the failed tests and packages, then the failed cells of the matrix.
 func try(scratch string, m mutation) (verdict string, detail report) {
-	file := filepath.Join(scratch, "locking", m.file)
+	file := filepath.Join(scratch, filepath.FromSlash(m.path()))
 	orig, err := os.ReadFile(file)
 	if err != nil {
 		return verdictNotApplied, report{notes: []string{err.Error()}}
 	}
 	if n := bytes.Count(orig, []byte(m.old)); n != 1 {
-		return verdictNotApplied, report{notes: []string{fmt.Sprintf("%q is in locking/%s %d times; want once", m.old, m.file, n)}}
+		return verdictNotApplied, report{notes: []string{fmt.Sprintf("%q is in %s %d times; want once", m.old, m.path(), n)}}
 	}
 	defer os.WriteFile(file, orig, 0o644)
 	if err := os.WriteFile(file, bytes.Replace(orig, []byte(m.old), []byte(m.new), 1), 0o644); err != nil {
 		return verdictNotApplied, report{notes: []string{err.Error()}}
 	}
-	if out, err := goCmd(scratch, "vet", "./locking"); err != nil {
+	if out, err := goCmd(scratch, "vet", "./"+path.Dir(m.path())); err != nil {
 		return verdictNotApplied, report{notes: append([]string{"the mutant does not build:"}, lines(out)...)}
 	}
 	r := goTest(scratch)

@@ -1,13 +1,24 @@
 package main
 
+import "strings"
+
 // mutation is one named one-line change to the lock: in file (under
-// locking/), the line that holds old, exactly once, gets old replaced by
-// new. Each removes or weakens one guard of the spec; the suite must fail.
+// locking/, or a slash path from the module's root when it holds a slash),
+// the line that holds old, exactly once, gets old replaced by new. Each
+// removes or weakens one guard of the spec; the suite must fail.
 type mutation struct {
 	name string
 	file string
 	old  string
 	new  string
+}
+
+// path is m's file as a slash path from the module's root.
+func (m mutation) path() string {
+	if strings.Contains(m.file, "/") {
+		return m.file
+	}
+	return "locking/" + m.file
 }
 
 // mutations are the guards the suite must pin (issue 3: guards pinned by
@@ -104,6 +115,41 @@ var mutations = []mutation{
 	// TestDeadHolderFoundByThePoll; as a mutation it would cost minutes of
 	// waits run out.)
 	{"arm the watch only at the wait, after the read of step 3", "acquire.go",
-		`if _, err := w.wait(ctx, time.Until(deadline), held.Token); err != nil {`,
-		`w.close(); w.tried = false; w.arm(); if _, err := w.wait(ctx, time.Until(deadline), held.Token); err != nil {`},
+		`woken, err := w.wait(ctx, time.Until(deadline), held.Token)`,
+		`w.close(); w.arm(); woken, err := w.wait(ctx, time.Until(deadline), held.Token)`},
+	{"arm once per acquire, though a watch may be on the file a former holder held", "wait.go",
+		`if w.watch != nil && w.keep {`,
+		`if w.watch != nil {`},
+	// The per-inode watch of osfs on Linux: the lock file itself, so the
+	// other names of the folder wake no waiter.
+	{"watch the lock's folder, not the lock file (Linux)", "vfs/osfs/watch_linux.go",
+		`if w, err := watchFile(d, base); err == nil {`,
+		`if w, err := watchFile(d, base); err == nil && false {`},
+	{"add the lock file's watch without looking its name up again (Linux)", "vfs/osfs/watch_linux.go",
+		`if w.leftAt(dfd) {`,
+		`if false && w.leftAt(dfd) {`},
+	// The wait queue (vfs.QueueFS): one waiter at a time watches and
+	// reads at the poll; the others wait in the queue, with a slow poll.
+	{"every waiter watches and polls, as with no queue", "queue.go",
+		`func (w *waiter) queued() bool { return w.place != nil && !w.head }`,
+		`func (w *waiter) queued() bool { return false }`},
+	{"no slow poll behind the head of the queue", "queue.go",
+		`head, err := w.place.Wait(ctx, min(left, queuePolls*w.poll))`,
+		`head, err := w.place.Wait(ctx, left)`},
+	{"the head never leaves the queue", "wait.go",
+		`w.leave() // the head lets the next waiter up`,
+		``},
+	{"a queue that fails keeps its waiter in it", "queue.go",
+		`	w.leave()
+	return false, nil`,
+		`	return true, nil`},
+	{"the woken head reads before it publishes", "acquire.go",
+		`publish = woken && w.head`,
+		`publish = false && woken`},
+	{"an abandoned place in the queue keeps its descriptor", "vfs/osfs/queue_unix.go",
+		`unix.Close(p.fd) // lets the lock go, if taken`,
+		``},
+	{"a place in the queue shares the folder's descriptor (and its lock)", "vfs/osfs/queue_unix.go",
+		`unix.Openat(int(dfd), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)`,
+		`unix.Dup(int(dfd))`},
 }

@@ -30,7 +30,9 @@
 // as it starts to wait. An FS returned by OpenRoot ([OpOpenRoot]) shares the
 // rules, hooks and counts of the FS that opened it and names its calls by
 // their names there, so a test sees the lock's calls the same with its
-// folder pinned ([vfs.PinDir]) or not. ReadDirPrefix is [OpReadDir].
+// folder pinned ([vfs.PinDir]) or not. A place in a queue joined by
+// JoinQueue ([OpQueue]) is wrapped the same way: each of its Waits is
+// [OpQueueWait] on the lock's name. ReadDirPrefix is [OpReadDir].
 //
 // The shipped pa binary never uses this package (its pafault test build
 // injects its faults through switches of its own, not through faultfs).

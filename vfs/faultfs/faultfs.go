@@ -33,6 +33,7 @@ var (
 	_ vfs.LstatFS           = (*FS)(nil)
 	_ vfs.RenameNoReplaceFS = (*FS)(nil)
 	_ vfs.WatchFS           = (*FS)(nil)
+	_ vfs.QueueFS           = (*FS)(nil)
 	_ vfs.OpenRootFS        = (*FS)(nil)
 	_ vfs.PrefixDirFS       = (*FS)(nil)
 )

@@ -26,6 +26,7 @@ var (
 	_ vfs.ChtimesFS   = (*FS)(nil)
 	_ vfs.LstatFS     = (*FS)(nil)
 	_ vfs.WatchFS     = (*FS)(nil)
+	_ vfs.QueueFS     = (*FS)(nil)
 	_ vfs.PrefixDirFS = (*FS)(nil)
 )
 
@@ -173,6 +174,12 @@ func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 // A file hidden instead of removed (still open) is renamed away from name,
 // so the watch sees it go as libfuse's volume shows it.
 func (f *FS) WatchRemoval(name string) (vfs.Watch, error) { return vfs.WatchRemoval(f.inner, name) }
+
+// JoinQueue joins the wait queue of the lock at name through the wrapped
+// FS's [vfs.QueueFS] (the kernel keeps flock(2) locks of a FUSE volume
+// itself when the volume does not); when the wrapped FS lacks it, the
+// *fs.PathError wrapping errors.ErrUnsupported of [vfs.JoinQueue].
+func (f *FS) JoinQueue(name string) (vfs.Place, error) { return vfs.JoinQueue(f.inner, name) }
 
 // ReadDirPrefix lists the entries of dir whose names begin with one of
 // prefixes, through the wrapped FS's [vfs.PrefixDirFS] or its ReadDir, as

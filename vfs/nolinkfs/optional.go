@@ -27,6 +27,11 @@ func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 // errors.ErrUnsupported of [vfs.WatchRemoval].
 func (f *FS) WatchRemoval(name string) (vfs.Watch, error) { return vfs.WatchRemoval(f.inner, name) }
 
+// JoinQueue joins the wait queue of the lock at name through the wrapped
+// FS's [vfs.QueueFS]. When the wrapped FS lacks it, it returns the
+// *fs.PathError wrapping errors.ErrUnsupported of [vfs.JoinQueue].
+func (f *FS) JoinQueue(name string) (vfs.Place, error) { return vfs.JoinQueue(f.inner, name) }
+
 // OpenRoot opens dir through the wrapped FS's [vfs.OpenRootFS] and returns
 // it with no hard links either (the same errno); its Close closes the
 // wrapped root. When the wrapped FS lacks it, it returns the

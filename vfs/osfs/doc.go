@@ -17,8 +17,10 @@
 // Besides [vfs.FS], an *FS is a [vfs.ChtimesFS], a [vfs.LstatFS], a
 // [vfs.RenameNoReplaceFS] (renameat2 with RENAME_NOREPLACE on Linux;
 // elsewhere it reports errors.ErrUnsupported), a [vfs.WatchFS] (inotify on
-// Linux, kqueue on macOS and the BSDs; elsewhere errors.ErrUnsupported), a
-// [vfs.OpenRootFS] and a [vfs.PrefixDirFS], and its files are [vfs.Locker]s
+// the lock file itself on Linux, kqueue on the folder on macOS and the BSDs;
+// elsewhere errors.ErrUnsupported), a [vfs.QueueFS] (flock(2) on the lock's
+// folder on Unix; elsewhere errors.ErrUnsupported), a [vfs.OpenRootFS] and
+// a [vfs.PrefixDirFS], and its files are [vfs.Locker]s
 // (flock on Unix, LockFileEx on Windows).
 //
 // On Unix a name of the root's own folder (no slash) is opened and listed

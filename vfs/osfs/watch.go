@@ -13,11 +13,20 @@ import (
 // of name is opened through the root, so nothing outside the root is ever
 // watched, and the watch is on that folder as it was opened.
 //
-//   - Linux: inotify on the folder, reached through its open descriptor
-//     (/proc/self/fd/N), with a mask of removals only (IN_DELETE,
-//     IN_MOVED_FROM), filtered by name's base name; the folder's own
-//     removal or move (IN_DELETE_SELF, IN_MOVE_SELF), IN_IGNORED and a
-//     queue overflow (IN_Q_OVERFLOW) wake the waiter too. Every watch of
+//   - Linux: inotify on the file at name itself, when it is a regular
+//     file: reached by an O_PATH|O_NOFOLLOW open from the folder's
+//     descriptor and /proc/self/fd/N (the descriptor is closed before
+//     WatchRemoval returns), with a mask of IN_MOVE_SELF, IN_ATTRIB and
+//     IN_DELETE_SELF; a Wait is woken only when the file has left name
+//     (each event is checked by one fstatat of name), and the name is
+//     looked up again right after the add, so a file gone before the
+//     watch wakes it at once. The other names of the folder (pending and
+//     temp files, moved locks) send it no event. A name with no regular
+//     file (none yet, a symbolic link, a FIFO) is watched through the
+//     folder instead: a mask of removals only (IN_DELETE, IN_MOVED_FROM),
+//     filtered by name's base name; the folder's own removal or move
+//     (IN_DELETE_SELF, IN_MOVE_SELF), IN_IGNORED and a queue overflow
+//     (IN_Q_OVERFLOW) wake the waiter too. Every watch of
 //     the process is a watch descriptor on one inotify instance (closing
 //     an instance waits for an SRCU grace period in the kernel, about
 //     28 ms here: an instance per wait would add that to every handoff).

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -17,10 +18,17 @@ import (
 	"github.com/pa-toolkit/pa/vfs"
 )
 
-// inotifyMask is what a watch asks for: the removals of names in the
-// folder, and the folder's own removal or move. IN_IGNORED, IN_UNMOUNT and
-// IN_Q_OVERFLOW come without asking.
+// inotifyMask is what a watch of a folder asks for: the removals of names
+// in the folder, and the folder's own removal or move. IN_IGNORED,
+// IN_UNMOUNT and IN_Q_OVERFLOW come without asking.
 const inotifyMask = unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR
+
+// fileMask is what a watch of a file asks for: a rename of any of its names
+// (a release or a break renames the lock away), a change of its link count
+// (an unlink of a name of it, a rename over it) and its deletion. Every
+// other name of the folder is no concern of it, so their removals (a
+// pending file's, a temp file's, a moved lock's) wake no one.
+const fileMask = unix.IN_MOVE_SELF | unix.IN_ATTRIB | unix.IN_DELETE_SELF
 
 // wakeAlways are the events that wake every watch of a folder, whatever
 // name they carry.
@@ -53,20 +61,35 @@ type hub struct {
 	buf     []byte        // the reader's
 }
 
-// inotifyWatch is a watch on one name of one folder.
+// inotifyWatch is a watch on one name of one folder: on the file at that
+// name when it was armed (file true), or on the folder.
 type inotifyWatch struct {
 	wd     int32
 	base   string
 	wake   chan struct{} // a wake not yet taken by a Wait
-	ended  atomic.Bool   // the kernel dropped the folder's watch
+	ended  atomic.Bool   // the kernel dropped the inotify watch
 	closed bool          // under theHub.mu
+	events atomic.Uint64 // the events dispatched to it (tests count them)
+
+	// A watch of a file:
+	file     bool
+	dir      *os.File        // the folder, to look base up again
+	dirConn  syscall.RawConn // dir's
+	dev, ino uint64          // the file watched
+	gone     atomic.Bool     // the file was deleted (or events were lost)
+	spent    bool            // a Wait has reported the file gone
 }
 
-// watchDir arms a watch on the open folder d for the removal of base, and
-// closes d (the watch is on the folder itself, not on d).
+// watchDir arms a watch on the open folder d for the removal of base: on
+// the file at base when base holds a regular file (d is kept, to look base
+// up again, until Close), and on the folder otherwise (d is closed: the
+// watch is on the folder itself, not on d).
 func watchDir(d *os.File, base string) (vfs.Watch, error) {
 	if err := isDir(d); err != nil {
 		return nil, err
+	}
+	if w, err := watchFile(d, base); err == nil {
+		return w, nil
 	}
 	defer d.Close()
 	conn, err := d.SyscallConn()
@@ -86,6 +109,100 @@ func watchDir(d *os.File, base string) (vfs.Watch, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// watchFile arms a watch on the regular file at base in the open folder d,
+// or fails (base is gone or holds something else, or inotify refuses): the
+// caller then watches the folder. On success the watch keeps d.
+//
+// The file is reached by an O_PATH descriptor opened from d with
+// O_NOFOLLOW: it resolves in d and nowhere else, follows no symbolic link,
+// opens nothing for reading (no FUSE open, so no .fuse_hidden name when the
+// file is removed; no side effect of a device or a FIFO) and is closed
+// before watchFile returns, so no handle on the lock is ever kept. The
+// watch is added through /proc/self/fd/N, on that very file; then base is
+// looked up again, and a watch whose file has left base meanwhile (before
+// the watch could see it go) is woken at once. So from the moment it
+// returns, the file leaving base wakes the watch, whenever that happened.
+func watchFile(d *os.File, base string) (*inotifyWatch, error) {
+	conn, err := d.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var w *inotifyWatch
+	var addErr error
+	err = conn.Control(func(dfd uintptr) { w, addErr = theHub.addFile(int(dfd), base) })
+	if err == nil {
+		err = addErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	w.dir, w.dirConn = d, conn
+	return w, nil
+}
+
+// errNotAFile is watchFile's refusal of a name that holds no regular file.
+var errNotAFile = errors.New("not a regular file")
+
+// afterFileOpened, when set by a test, runs between the open of the file
+// and the add of its watch.
+var afterFileOpened func()
+
+// addFile adds a watch on the regular file at base in the folder dfd.
+func (h *hub) addFile(dfd int, base string) (*inotifyWatch, error) {
+	fd, err := retryEINTR(func() (int, error) {
+		return unix.Openat(dfd, base, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, errNotAFile
+	}
+	if afterFileOpened != nil {
+		afterFileOpened()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.start(); err != nil {
+		return nil, err
+	}
+	wd, err := unix.InotifyAddWatch(h.fd, "/proc/self/fd/"+strconv.Itoa(fd), fileMask)
+	if err != nil {
+		return nil, err
+	}
+	w := &inotifyWatch{wd: int32(wd), base: base, wake: make(chan struct{}, 1), file: true, dev: st.Dev, ino: st.Ino}
+	h.dirs[w.wd] = append(h.dirs[w.wd], w)
+	if w.leftAt(dfd) {
+		w.gone.Store(true) // gone before the watch could see it: wake now
+		w.signal()
+	}
+	return w, nil
+}
+
+// leftAt reports whether the file watched has left base in the folder dfd:
+// base is gone, holds another file, or cannot be looked up (any doubt).
+func (w *inotifyWatch) leftAt(dfd int) bool {
+	var st unix.Stat_t
+	if err := unix.Fstatat(dfd, w.base, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return true
+	}
+	return st.Dev != w.dev || st.Ino != w.ino
+}
+
+// left is leftAt in the watch's own folder.
+func (w *inotifyWatch) left() bool {
+	left := true
+	if err := w.dirConn.Control(func(dfd uintptr) { left = w.leftAt(int(dfd)) }); err != nil {
+		return true
+	}
+	return left
 }
 
 // add adds an inotify watch on the folder at path for base. The watch is
@@ -177,7 +294,9 @@ func (h *hub) fail(err error) error {
 
 // dispatch wakes the watches the events in b concern: a removal or a move
 // away of a watched name, every watch of a folder on an event of the folder
-// itself, and every watch on a queue overflow. h.mu is held.
+// itself, every watch of a file on any event of that file (its Wait looks
+// the name up again unless the file is gone), and every watch on a queue
+// overflow (as if each file were gone: events were lost). h.mu is held.
 func (h *hub) dispatch(b []byte) {
 	for len(b) >= unix.SizeofInotifyEvent {
 		wd := int32(binary.NativeEndian.Uint32(b[0:4]))
@@ -194,15 +313,22 @@ func (h *hub) dispatch(b []byte) {
 		if mask&unix.IN_Q_OVERFLOW != 0 {
 			for _, ws := range h.dirs {
 				for _, w := range ws {
+					w.gone.Store(true)
 					w.signal()
 				}
 			}
 			continue
 		}
 		for _, w := range h.dirs[wd] {
+			w.events.Add(1)
 			switch {
 			case mask&unix.IN_IGNORED != 0:
 				w.end()
+			case w.file:
+				if mask&(unix.IN_DELETE_SELF|unix.IN_UNMOUNT) != 0 {
+					w.gone.Store(true)
+				}
+				w.signal()
 			case mask&wakeAlways != 0:
 				w.signal()
 			case mask&(unix.IN_DELETE|unix.IN_MOVED_FROM) != 0 && string(name) == w.base:
@@ -224,9 +350,11 @@ func (w *inotifyWatch) signal() {
 	}
 }
 
-// end marks the watch as one that can wake no more, and wakes it.
+// end marks the watch as one that can wake no more, and wakes it (a watch
+// of a file: the file is gone).
 func (w *inotifyWatch) end() {
 	w.ended.Store(true)
+	w.gone.Store(true)
 	w.signal()
 }
 
@@ -234,10 +362,43 @@ var errWatchEnded = errors.New("the watch ended (its folder was removed or unmou
 
 // Wait implements [vfs.Watch.Wait]: it takes a wake already dispatched, or
 // reads the instance itself when no other Wait does, or waits for its wake
-// or for the reader to stop.
+// or for the reader to stop. A watch of a file reports the file gone once:
+// on its deletion at once, on any other event of it only when a lookup of
+// the name finds another file or none (a link count that changed while
+// the file stays, as when a pending name of it is removed, wakes no one);
+// after that report its Waits wait d out.
 func (w *inotifyWatch) Wait(ctx context.Context, d time.Duration) (bool, error) {
-	h := theHub
 	deadline := time.Now().Add(d)
+	if w.spent {
+		return false, sleepUntil(ctx, deadline)
+	}
+	for {
+		woken, err := w.waitWake(ctx, deadline)
+		if err != nil || !woken || !w.file {
+			return woken, err
+		}
+		if w.gone.Load() || w.left() {
+			w.spent = true
+			return true, nil
+		}
+	}
+}
+
+// sleepUntil waits until deadline or until ctx ends (then its error).
+func sleepUntil(ctx context.Context, deadline time.Time) error {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// waitWake waits for one wake of w, until deadline or until ctx ends.
+func (w *inotifyWatch) waitWake(ctx context.Context, deadline time.Time) (bool, error) {
+	h := theHub
 	for {
 		select {
 		case <-w.wake:
@@ -298,8 +459,8 @@ func (w *inotifyWatch) Wait(ctx context.Context, d time.Duration) (bool, error) 
 	}
 }
 
-// Close implements [vfs.Watch.Close]: the folder's inotify watch is
-// removed once no watch of this process needs it.
+// Close implements [vfs.Watch.Close]: the inotify watch is removed once no
+// watch of this process needs it, and a watch of a file closes its folder.
 func (w *inotifyWatch) Close() error {
 	h := theHub
 	h.mu.Lock()
@@ -308,6 +469,9 @@ func (w *inotifyWatch) Close() error {
 		return nil
 	}
 	w.closed = true
+	if w.dir != nil {
+		w.dir.Close()
+	}
 	ws := h.dirs[w.wd]
 	for i, o := range ws {
 		if o == w {

@@ -1,0 +1,308 @@
+package locking_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/faultfs"
+)
+
+// needQueue skips a test where the OS file system has no wait queue
+// (Windows, systems without flock, a volume that refuses it).
+func needQueue(t *testing.T, fsys vfs.FS) {
+	t.Helper()
+	p, err := vfs.JoinQueue(fsys, lockP)
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skipf("no wait queue here: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+}
+
+// acquireReleaseAsync runs Acquire on its own goroutine and releases the
+// lock as soon as it is held, so that the next waiter can go on.
+func acquireReleaseAsync(ctx context.Context, fsys vfs.FS, opts locking.Options) <-chan acquired {
+	done := make(chan acquired, 1)
+	go func() {
+		h, err := locking.Acquire(ctx, fsys, target, opts)
+		at := time.Now()
+		if err == nil {
+			err = h.Release()
+		}
+		done <- acquired{nil, err, at}
+	}()
+	return done
+}
+
+// counter returns channels that get a value each time a waiter on ffs is
+// about to wait on its watch (the head) and in the queue (the others).
+func counter(ffs *faultfs.FS) (watching, queued <-chan struct{}) {
+	w, q := make(chan struct{}, 64), make(chan struct{}, 64)
+	ffs.Before(func(ev faultfs.Event) error {
+		c := w
+		switch ev.Op {
+		case faultfs.OpWait:
+		case faultfs.OpQueueWait:
+			c = q
+		default:
+			return nil
+		}
+		select {
+		case c <- struct{}{}:
+		default: // never block a waiter: the test counts the first few
+		}
+		return nil
+	})
+	return w, q
+}
+
+// Of the waiters of one lock only the head of the queue watches it (and
+// reads it at the poll); the others sleep in the queue, having read the
+// lock once, and each moves up when the one before it has acquired, so a
+// release wakes one waiter and not every one. Kills "every waiter
+// watches" and "the head never leaves the queue" (the others would wait
+// for their slow poll: minutes here).
+func TestOnlyTheHeadWatches(t *testing.T) {
+	const n = 4
+	eachClass(t, func(t *testing.T, e *estate) {
+		needWatch(t, e.fsys)
+		needQueue(t, e.fsys)
+		m := locktest.NewMachine("host-a")
+		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ffs := faultfs.New(e.fsys)
+		watching, queued := counter(ffs)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		var done []<-chan acquired
+		for range n {
+			done = append(done, acquireReleaseAsync(ctx, ffs, slow(m.Spawn())))
+		}
+		receive(t, watching, patience, "no waiter waited on a watch")
+		for i := 1; i < n; i++ {
+			receive(t, queued, patience, "the waiters did not all wait in the queue")
+		}
+		if got := ffs.Calls(faultfs.OpWatch, lockP); got != 1 {
+			t.Fatalf("%d waiters armed %d watches, want 1 (the head's)", n, got)
+		}
+		if err := holder.Release(); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range done {
+			got := receive(t, c, patience, "a waiter behind the head was not let up when the head acquired (its slow poll is minutes)")
+			if got.err != nil {
+				t.Fatal(got.err)
+			}
+		}
+		// Each armed at most one watch for the lock it waited on and one
+		// for the read after its wake.
+		if got := ffs.Calls(faultfs.OpWatch, lockP); got > 2*n {
+			t.Errorf("%d waiters armed %d watches in all, want at most %d", n, got, 2*n)
+		}
+	})
+}
+
+// A head that stops (SIGSTOP, a stall: here paused just as it is about to
+// wait on its watch) holds up the others for no more than their slow poll
+// (5 polls): they read the lock, find it released and acquire, long
+// before their timeout. Kills "no slow poll behind the head".
+func TestStoppedHeadDoesNotStallTheQueue(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		needWatch(t, e.fsys)
+		needQueue(t, e.fsys)
+		m := locktest.NewMachine("host-a")
+		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stopped := faultfs.New(e.fsys)
+		atWait := make(chan struct{}, 1)
+		resume := make(chan struct{})
+		stopped.Before(func(ev faultfs.Event) error {
+			if ev.Op == faultfs.OpWait {
+				select {
+				case atWait <- struct{}{}:
+				default:
+				}
+				<-resume
+			}
+			return nil
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		head := acquireAsync(ctx, stopped, slow(m.Spawn()))
+		receive(t, atWait, patience, "the head never waited on its watch")
+
+		ffs := faultfs.New(e.fsys)
+		_, queued := counter(ffs)
+		opts := slow(m.Spawn())
+		opts.PollInterval = 20 * time.Millisecond // slow poll: 100 ms
+		others := []<-chan acquired{acquireReleaseAsync(ctx, ffs, opts), acquireReleaseAsync(ctx, ffs, opts)}
+		receive(t, queued, patience, "a waiter did not wait in the queue")
+		receive(t, queued, patience, "a waiter did not wait in the queue")
+		if err := holder.Release(); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range others {
+			got := receive(t, c, patience, "a waiter behind a stopped head waited past its slow poll (its timeout is two minutes)")
+			if got.err != nil {
+				t.Fatal(got.err)
+			}
+		}
+		close(resume)
+		if got := receive(t, head, patience, "the head did not go on"); got.err == nil {
+			got.h.Release()
+		}
+	})
+}
+
+// An acquire that ends (timed out) while its place in the queue still
+// waits for the head leaves no descriptor once the queue moves: the place
+// lets the flock go and closes its descriptor as soon as it gets it.
+// Kills "an abandoned place keeps its descriptor".
+func TestAbandonedPlaceLeaksNoDescriptor(t *testing.T) {
+	if fdDir() == "" {
+		t.Skip("no /proc/self/fd nor /dev/fd here")
+	}
+	eachClass(t, func(t *testing.T, e *estate) {
+		needWatch(t, e.fsys)
+		needQueue(t, e.fsys) // needWatch made the process's inotify instance
+		fds, _ := openFDs(t)
+		m := locktest.NewMachine("host-a")
+		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ffs := faultfs.New(e.fsys)
+		watching, queued := counter(ffs)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		head := acquireAsync(ctx, ffs, slow(m.Spawn()))
+		receive(t, watching, patience, "the head never waited on its watch")
+
+		opts := fast(m.Spawn())
+		opts.Timeout = 200 * time.Millisecond
+		if _, err := locking.Acquire(context.Background(), ffs, target, opts); !errors.Is(err, locking.ErrTimeout) {
+			t.Fatalf("Acquire behind the head = %v, want a timeout", err)
+		}
+		select {
+		case <-queued:
+		default:
+			t.Fatal("the acquire that timed out never waited in the queue")
+		}
+		if err := holder.Release(); err != nil {
+			t.Fatal(err)
+		}
+		got := receive(t, head, patience, "the head was not woken")
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		got.h.Release()
+		// Every acquire's descriptors are closed by now but the abandoned
+		// place's, which goes once it gets the lock.
+		deadline := time.Now().Add(patience)
+		for {
+			f, _ := openFDs(t)
+			if f <= fds { // fewer: a descriptor another test left went meanwhile
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d descriptors open, want %d as before: the abandoned place kept its descriptor", f, fds)
+			}
+			time.Sleep(10 * time.Millisecond) // polls a condition; orders nothing
+		}
+	})
+}
+
+// A queue that cannot be joined (a volume that refuses flock) or that
+// fails while a waiter waits in it leaves every waiter to watch and poll as
+// the head does: each still acquires at once after a release.
+func TestQueueFailureFallsBack(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		fault func(ffs *faultfs.FS)
+	}{
+		{"no queue", func(ffs *faultfs.FS) { ffs.Fail(faultfs.Rule{Op: faultfs.OpQueue, Err: syscall.ENOLCK}) }},
+		{"the queue fails", func(ffs *faultfs.FS) {
+			var waits atomic.Int32
+			ffs.Before(func(ev faultfs.Event) error {
+				// The joins' first looks pass; the waits in the queue fail.
+				if ev.Op == faultfs.OpQueueWait && waits.Add(1) > 2 {
+					return syscall.EIO
+				}
+				return nil
+			})
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			eachClass(t, func(t *testing.T, e *estate) {
+				needWatch(t, e.fsys)
+				m := locktest.NewMachine("host-a")
+				holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ffs := faultfs.New(e.fsys)
+				c.fault(ffs)
+				watching, _ := counter(ffs)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				done := []<-chan acquired{acquireReleaseAsync(ctx, ffs, slow(m.Spawn())), acquireReleaseAsync(ctx, ffs, slow(m.Spawn()))}
+				receive(t, watching, patience, "a waiter never waited on a watch")
+				receive(t, watching, patience, "the second waiter never waited on a watch")
+				if err := holder.Release(); err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range done {
+					if got := receive(t, d, patience, "a waiter was not woken (its poll is a minute)"); got.err != nil {
+						t.Fatal(got.err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// The head of the queue, woken by its watch, publishes at once: the one
+// waiter a release wakes goes straight to step 2 (spec: Acquire step 3,
+// "go to 2"), with no read and no new watch first. Without a queue a woken
+// waiter reads first (a herd would each write a pending file).
+func TestWokenHeadPublishesAtOnce(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		needWatch(t, e.fsys)
+		needQueue(t, e.fsys)
+		m := locktest.NewMachine("host-a")
+		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ffs := faultfs.New(e.fsys)
+		waiting := onWait(ffs)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		done := acquireAsync(ctx, ffs, slow(m.Spawn()))
+		receive(t, waiting, patience, "the waiter never waited on a watch")
+		if err := holder.Release(); err != nil {
+			t.Fatal(err)
+		}
+		got := receive(t, done, patience, "the waiter was not woken (its poll is a minute)")
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		got.h.Release()
+		if n := ffs.Calls(faultfs.OpWatch, lockP); n != 1 {
+			t.Fatalf("the head armed %d watches, want 1: woken, it publishes with no read (and no watch) first", n)
+		}
+	})
+}
