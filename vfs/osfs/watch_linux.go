@@ -396,6 +396,11 @@ func sleepUntil(ctx context.Context, deadline time.Time) error {
 	}
 }
 
+// beforeHubLock is called by waitWake between its first look at w.wake
+// and its taking of the hub's lock: a no-op, which a test replaces to
+// send a wake at exactly that point.
+var beforeHubLock = func(*inotifyWatch) {}
+
 // waitWake waits for one wake of w, until deadline or until ctx ends.
 func (w *inotifyWatch) waitWake(ctx context.Context, deadline time.Time) (bool, error) {
 	h := theHub
@@ -415,6 +420,7 @@ func (w *inotifyWatch) waitWake(ctx context.Context, deadline time.Time) (bool, 
 		if left <= 0 {
 			return false, nil
 		}
+		beforeHubLock(w)
 		h.mu.Lock()
 		// Every wake is sent under h.mu (by the reader's dispatch): one
 		// sent before this point is in w.wake now, and must be taken
