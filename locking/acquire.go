@@ -139,7 +139,7 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			}
 		}
 		if !time.Now().Before(deadline) {
-			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
+			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy, UnlockCommand: e.unlockCmd}
 		}
 		atOnce = 0
 		woken, err := w.wait(ctx, time.Until(deadline), held.Token)

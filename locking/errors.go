@@ -39,17 +39,20 @@ type TimeoutError struct {
 	// Claim, when not nil, is another breaker's live claim that kept this
 	// writer from breaking a dead holder's lock at its last try (row R11).
 	Claim *ClaimOwner
+	// UnlockCommand is the command the message names to clear the lock
+	// ([Options.UnlockCommand]); "" reads as [DefaultUnlockCommand].
+	UnlockCommand string
 }
 
-// Error names the lock, its holder and the one command that clears it,
-// `pa dispatch unlock`.
+// Error names the lock, its holder and the one command that clears it
+// (UnlockCommand, by default `pa dispatch unlock`).
 func (e *TimeoutError) Error() string {
 	if e.Claim != nil {
 		return fmt.Sprintf("lock %s: gave up after %s; %s is breaking it; %s",
-			e.Holder.HeldBy(DisplayValue(e.Lock)), FormatAge(e.Waited), e.Claim.describe(), forceHint)
+			e.Holder.HeldBy(DisplayValue(e.Lock)), FormatAge(e.Waited), e.Claim.describe(), forceHint(e.UnlockCommand))
 	}
 	return fmt.Sprintf("lock %s: gave up after %s; %s",
-		e.Holder.HeldBy(DisplayValue(e.Lock)), FormatAge(e.Waited), clearHint(e.Holder))
+		e.Holder.HeldBy(DisplayValue(e.Lock)), FormatAge(e.Waited), clearHint(e.Holder, e.UnlockCommand))
 }
 
 // Is makes errors.Is(err, ErrTimeout) true.
@@ -57,15 +60,25 @@ func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
 
 // clearHint names the command that clears a lock held by h, and when
 // --force is right.
-func clearHint(h Holder) string {
+func clearHint(h Holder, cmd string) string {
 	if h.State == StateDead {
-		return "clear it with pa dispatch unlock"
+		return "clear it with " + unlockCommand(cmd)
 	}
-	return forceHint
+	return forceHint(cmd)
 }
 
-// forceHint names --force and when to use it.
-const forceHint = "clear it with pa dispatch unlock --force, only once the holder's process is gone or stuck, never while it still runs"
+// forceHint names cmd with --force and when to use it.
+func forceHint(cmd string) string {
+	return "clear it with " + unlockCommand(cmd) + " --force, only once the holder's process is gone or stuck, never while it still runs"
+}
+
+// unlockCommand is cmd, or [DefaultUnlockCommand] when cmd is "".
+func unlockCommand(cmd string) string {
+	if cmd == "" {
+		return DefaultUnlockCommand
+	}
+	return cmd
+}
 
 // RefusedError is returned by [Unlock] without force when the holder is not
 // provably dead (alive, on another host, a reused pid, or unreadable): the
@@ -77,12 +90,15 @@ type RefusedError struct {
 	// Holder is the lock as Unlock was given it, judged not provably dead
 	// (its State is StateAlive, StateOtherHost or StateUnreadable).
 	Holder Holder
+	// UnlockCommand is the command the message names with --force
+	// ([Options.UnlockCommand]); "" reads as [DefaultUnlockCommand].
+	UnlockCommand string
 }
 
 // Error names the holder and --force with when to use it.
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("lock %s: not removed; use pa dispatch unlock --force only once the holder's process is gone or stuck, never while it still runs",
-		e.Holder.HeldBy(DisplayValue(e.Lock)))
+	return fmt.Sprintf("lock %s: not removed; use %s --force only once the holder's process is gone or stuck, never while it still runs",
+		e.Holder.HeldBy(DisplayValue(e.Lock)), unlockCommand(e.UnlockCommand))
 }
 
 // ClaimOwner is who owns a breaker's claim, as its name records: the host
@@ -110,12 +126,16 @@ type BusyError struct {
 	// Claim is the other breaker's live claim, as last listed: its name
 	// and the owner (host hash and pid) its name records.
 	Claim ClaimOwner
+	// UnlockCommand is the command the message names
+	// ([Options.UnlockCommand]); "" reads as [DefaultUnlockCommand].
+	UnlockCommand string
 }
 
 // Error names the claim's owner.
 func (e *BusyError) Error() string {
-	return fmt.Sprintf("lock %s: not removed, %s is breaking it; try pa dispatch unlock again, or use pa dispatch unlock --force only once that process is gone or stuck, never while it still runs",
-		e.Holder.HeldBy(DisplayValue(e.Lock)), e.Claim.describe())
+	cmd := unlockCommand(e.UnlockCommand)
+	return fmt.Sprintf("lock %s: not removed, %s is breaking it; try %s again, or use %s --force only once that process is gone or stuck, never while it still runs",
+		e.Holder.HeldBy(DisplayValue(e.Lock)), e.Claim.describe(), cmd, cmd)
 }
 
 // NotSyncedError reports a write that landed (its rename is done) but whose

@@ -57,7 +57,7 @@ func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force 
 	if !force {
 		mode = breakUnlock
 		if judged.State != StateDead {
-			return &RefusedError{Lock: n.lock, Holder: judged}
+			return &RefusedError{Lock: n.lock, Holder: judged, UnlockCommand: e.unlockCmd}
 		}
 	}
 	busyUntil := time.Now().Add(e.busyWait)
@@ -74,7 +74,7 @@ func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force 
 			return ErrLockChanged
 		}
 		if !time.Now().Before(busyUntil) {
-			return &BusyError{Lock: n.lock, Holder: judged, Claim: out.busy}
+			return &BusyError{Lock: n.lock, Holder: judged, Claim: out.busy, UnlockCommand: e.unlockCmd}
 		}
 		if err := e.sleep(ctx, e.poll); err != nil {
 			return err
