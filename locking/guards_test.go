@@ -393,8 +393,14 @@ func TestRetryGetsOnlyTheTimeLeft(t *testing.T) {
 		start := time.Now()
 		err := locking.Update(context.Background(), e.fsys, target, appendRecord("a"), opts)
 		took := time.Since(start)
-		if !errors.Is(err, locking.ErrTimeout) {
-			t.Fatalf("err = %v, want a timeout naming the newer holder", err)
+		switch {
+		case errors.Is(err, locking.ErrTimeout):
+		case errors.Is(err, locking.ErrLockLost) && took >= opts.Timeout:
+			// A loaded machine spent the rest of the timeout before the
+			// retry could start: the lost lock is reported, as right as
+			// the timeout (no fresh timeout either way).
+		default:
+			t.Fatalf("err = %v after %v, want a timeout naming the newer holder (or, once the 2s ran out, the lost lock)", err, took)
 		}
 		if took > 2700*time.Millisecond {
 			t.Fatalf("Update took %v with a 2s timeout: the retry got a fresh timeout", took)

@@ -5,12 +5,16 @@
 // all passed (it survived). It prints the score and exits 1 unless every
 // mutation is caught (and applies and compiles).
 //
-//	go run ./conformance/mutate [-run REGEXP] [-v]
+//	go run ./conformance/mutate [-run REGEXP] [-all] [-v]
 //
 // The unmutated tree runs first and must pass, so that a failure under a
-// mutation is the mutation's. For each mutation the report names the
-// tests that failed (the first few; -v: all), read from `go test -json`,
-// so a reviewer can see that a relevant test caught it. A mutation whose
+// mutation is the mutation's. Under each mutation the
+// tests stop at the first test that fails (the whole process group of the
+// go command is killed then): the report names that test, read from `go
+// test -json`, so a reviewer can see that a relevant test caught it. With
+// -all every test runs under each mutation, and the report names the tests
+// that failed (the first few; -v: all) and the failed cells of the
+// conformance matrix. A mutation whose
 // only failure is a package that timed out (or panicked outside any test,
 // or did not build) is reported as "caught (timeout)" ("caught (panic)",
 // "caught (build)"): it counts as caught, and the score says how many
@@ -21,15 +25,22 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 )
 
@@ -38,10 +49,15 @@ var packages = []string{"./locking/...", "./vfs/osfs", "./conformance"}
 
 func main() {
 	runFlag := flag.String("run", "", "only the mutations whose name matches this regexp")
-	verbose := flag.Bool("v", false, "name every failed test of each mutation (default: the first 4)")
+	all := flag.Bool("all", false, "run every test under each mutation (default: stop at the first test that fails)")
+	verbose := flag.Bool("v", false, "with -all, name every failed test of each mutation (default: the first 4)")
 	flag.Parse()
+	stopAtFirst = !*all
 	os.Exit(run(*runFlag, *verbose))
 }
+
+// stopAtFirst makes goTest stop a run at its first failed test (no -all).
+var stopAtFirst = true
 
 func run(pattern string, verbose bool) int {
 	re, err := regexp.Compile(pattern)
@@ -60,12 +76,13 @@ func run(pattern string, verbose bool) int {
 		return 2
 	}
 	defer os.RemoveAll(scratch)
+	stopOnSignal(scratch)
 	if err := copyModule(root, scratch); err != nil {
 		fmt.Fprintf(os.Stderr, "mutate: copying the module: %v\n", err)
 		return 2
 	}
 	start := time.Now()
-	if base := goTest(scratch); !base.ok() {
+	if base := goTest(scratch, false); !base.ok() {
 		fmt.Fprintf(os.Stderr, "mutate: the tests fail before any mutation (a flaky test, or a broken tree): %s\n", strings.Join(append(base.failed, base.packages...), "; "))
 		for _, name := range append(base.failed, base.packages...) {
 			name = strings.TrimSuffix(name, " (panic)")
@@ -132,7 +149,7 @@ func try(scratch string, m mutation) (verdict string, detail report) {
 	if out, err := goCmd(scratch, "vet", "./"+path.Dir(m.path())); err != nil {
 		return verdictNotApplied, report{notes: append([]string{"the mutant does not build:"}, lines(out)...)}
 	}
-	r := goTest(scratch)
+	r := goTest(scratch, stopAtFirst)
 	return r.verdict(), report{failed: r.failed, notes: r.packages, cells: r.cells}
 }
 
@@ -159,23 +176,112 @@ func (r report) lines(verbose bool) []string {
 }
 
 // goTest runs the tests of packages in dir with -json and reads what
-// failed. A go command that fails with nothing failed in its output (it
-// could not run at all) is a failure of package ".".
-func goTest(dir string) runResult {
+// failed. With first, the run is killed (the go command's whole process
+// group) at the first test that fails: what failed is then that test. A go
+// command that fails with nothing failed in its output (it could not run
+// at all) is a failure of package ".". The tests' temp folders are made in
+// dir/tmp, so that a killed run leaves none outside the scratch copy.
+func goTest(dir string, first bool) runResult {
 	args := append([]string{"test", "-json", "-count=1", "-timeout=10m"}, packages...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	out, err := cmd.Output() // stdout is JSON; stderr has the go command's own errors
-	var stderr string
-	if ee, ok := err.(*exec.ExitError); ok {
-		stderr = string(ee.Stderr)
+	// Open to every user, as /tmp is (a test runs a copy of its binary as
+	// nobody from its temp folder), the scratch copy made traversable.
+	tmp := filepath.Join(dir, "tmp")
+	err := os.MkdirAll(tmp, 0o755)
+	if err == nil {
+		err = os.Chmod(tmp, 0o777|fs.ModeSticky)
 	}
-	r := parseRun(string(out)+stderr, modulePath)
+	if err == nil {
+		err = os.Chmod(dir, 0o755)
+	}
+	if err != nil {
+		return runResult{packages: []string{". (failed)"}, text: err.Error()}
+	}
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr // the go command's own errors
+	inGroup(cmd)
+	stdout, err := cmd.StdoutPipe()
+	if err == nil {
+		err = started(cmd)
+	}
+	if err != nil {
+		return runResult{packages: []string{". (failed)"}, text: err.Error()}
+	}
+	var out strings.Builder
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	killed := false
+	for sc.Scan() {
+		out.Write(sc.Bytes())
+		out.WriteByte('\n')
+		if first && !killed && leafFailed(sc.Bytes()) {
+			killed = true
+			killGroup(cmd)
+		}
+	}
+	_, _ = io.Copy(io.Discard, stdout)
+	err = cmd.Wait()
+	finished(cmd)
+	r := parseRun(out.String()+stderr.String(), modulePath)
 	if err != nil && r.ok() {
 		r.packages = append(r.packages, ". (failed)")
 		r.text += err.Error() + "\n"
 	}
 	return r
+}
+
+// leafFailed reports whether line, one event of `go test -json`, is a
+// test's failure. The first such event of a run is a leaf's (a parent
+// fails after its subtests).
+func leafFailed(line []byte) bool {
+	var ev event
+	return json.Unmarshal(line, &ev) == nil && ev.Action == "fail" && ev.Test != ""
+}
+
+// running is the go command goTest runs now, killed (with its group) when
+// mutate is interrupted.
+var running struct {
+	sync.Mutex
+	cmd *exec.Cmd
+}
+
+// started starts cmd as the one running.
+func started(cmd *exec.Cmd) error {
+	running.Lock()
+	defer running.Unlock()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	running.cmd = cmd
+	return nil
+}
+
+// finished marks cmd as no longer running.
+func finished(cmd *exec.Cmd) {
+	running.Lock()
+	defer running.Unlock()
+	if running.cmd == cmd {
+		running.cmd = nil
+	}
+}
+
+// stopOnSignal makes an interrupt (Ctrl-C) or SIGTERM kill the running go
+// command with its group and remove the scratch copy before mutate exits.
+func stopOnSignal(scratch string) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-c
+		running.Lock()
+		if running.cmd != nil {
+			killGroup(running.cmd)
+		}
+		os.RemoveAll(scratch)
+		fmt.Fprintf(os.Stderr, "mutate: %v: stopped\n", s)
+		os.Exit(2)
+	}()
 }
 
 // modulePath is the module's path, cut from package names in the report.

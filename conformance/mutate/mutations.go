@@ -152,4 +152,17 @@ var mutations = []mutation{
 	{"a place in the queue shares the folder's descriptor (and its lock)", "vfs/osfs/queue_unix.go",
 		`unix.Openat(int(dfd), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)`,
 		`unix.Dup(int(dfd))`},
+	// Found by review: guards no mutation covered.
+	{"any Unicode space may follow a lock's object (not only JSON's)", "record.go",
+		`if len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0 {`,
+		`if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {`},
+	{"the confirm compares size and bytes only, not the kind of file", "read.go",
+		`return a.Size == b.Size && a.Mode == b.Mode && bytes.Equal(a.data, b.data)`,
+		`return a.Size == b.Size && bytes.Equal(a.data, b.data)`},
+	{"a lock of any length is judged by its start", "holder.go",
+		`if !ok || size > maxLockBytes {`,
+		`if !ok {`},
+	{"an untyped entry whose lstat fails is left out of the listing", "vfs/osfs/readdir_linux.go",
+		`if err == unix.ENOENT {`,
+		`if err != nil {`},
 }
