@@ -1,6 +1,7 @@
 package locking_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -209,4 +210,17 @@ func hasStep(steps []locking.Step, s locking.Step) bool {
 		}
 	}
 	return false
+}
+
+// holdLock takes the lock on target in e for a process of a fresh fake
+// host "host-a", with fast options, and returns the host (to spawn the
+// waiters on) and the hold.
+func holdLock(t *testing.T, e *estate) (*locktest.Machine, *locking.Hold) {
+	t.Helper()
+	m := locktest.NewMachine("host-a")
+	holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, holder
 }

@@ -76,11 +76,7 @@ func TestOnlyTheHeadWatches(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
 		needQueue(t, e.fsys)
-		m := locktest.NewMachine("host-a")
-		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, holder := holdLock(t, e)
 		ffs := faultfs.New(e.fsys)
 		watching, queued := counter(ffs)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -121,11 +117,7 @@ func TestStoppedHeadDoesNotStallTheQueue(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
 		needQueue(t, e.fsys)
-		m := locktest.NewMachine("host-a")
-		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, holder := holdLock(t, e)
 		stopped := faultfs.New(e.fsys)
 		atWait := make(chan struct{}, 1)
 		resume := make(chan struct{})
@@ -179,11 +171,7 @@ func TestAbandonedPlaceLeaksNoDescriptor(t *testing.T) {
 		needWatch(t, e.fsys)
 		needQueue(t, e.fsys) // needWatch made the process's inotify instance
 		fds, _ := openFDs(t)
-		m := locktest.NewMachine("host-a")
-		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, holder := holdLock(t, e)
 		ffs := faultfs.New(e.fsys)
 		watching, queued := counter(ffs)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -282,11 +270,7 @@ func TestWokenHeadPublishesAtOnce(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
 		needQueue(t, e.fsys)
-		m := locktest.NewMachine("host-a")
-		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, holder := holdLock(t, e)
 		ffs := faultfs.New(e.fsys)
 		waiting := onWait(ffs)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -93,11 +93,7 @@ func receive[T any](t *testing.T, c <-chan T, within time.Duration, what string)
 func TestWaiterWokenByRelease(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
-		m := locktest.NewMachine("host-a")
-		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, holder := holdLock(t, e)
 		ffs := faultfs.New(e.fsys)
 		waiting := onWait(ffs)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -128,11 +124,7 @@ func TestWaiterWokenByRelease(t *testing.T) {
 func TestWatchArmedBeforeTheRead(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
-		m := locktest.NewMachine("host-a")
-		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, holder := holdLock(t, e)
 		ffs := faultfs.New(e.fsys)
 		released := make(chan time.Time, 1)
 		fired := false // only the waiter's goroutine calls the hook
@@ -253,11 +245,7 @@ type plainFS struct{ vfs.FS }
 func TestWatchFailureFallsBackToPolling(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
-		m := locktest.NewMachine("host-a")
-		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, holder := holdLock(t, e)
 		ffs := faultfs.New(e.fsys)
 		ffs.Fail(faultfs.Rule{Op: faultfs.OpWait, Err: syscall.EIO, Times: 1})
 		released := releaseAtRead(t, ffs, holder, 4)
@@ -281,11 +269,7 @@ func TestWatchFailureFallsBackToPolling(t *testing.T) {
 func TestCancelWhileWaiting(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
-		m := locktest.NewMachine("host-a")
-		holder, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, holder := holdLock(t, e)
 		defer holder.Release()
 		ffs := faultfs.New(e.fsys)
 		waiting := onWait(ffs)
