@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/filekind"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/vfs"
 )
@@ -83,19 +84,11 @@ func unreadableReason(fsys vfs.FS, name string, err error) string {
 
 // kindOfFile names a file type for an operator.
 func kindOfFile(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
+	if m.IsRegular() {
 		return "a regular file"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
+	}
+	if name, ok := filekind.Name(m); ok {
+		return name
 	}
 	return "not a regular file"
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io/fs"
 	"time"
+
+	"github.com/pa-toolkit/pa/internal/filekind"
 )
 
 // State is the judgement of a lock's holder (spec: The one automatic break).
@@ -128,17 +130,8 @@ const maxShownAge = 100000 * time.Hour
 
 // modeName names a file type for an operator.
 func modeName(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeDir != 0:
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
+	if name, ok := filekind.Name(m); ok {
+		return name
 	}
 	return "a name that cannot be read"
 }
