@@ -79,6 +79,7 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 		return nil, err
 	}
 	h := &Hold{fsys: fsys, e: e, n: n, token: token}
+	defer h.dropPending() // a pending file kept through a wait (pending.go)
 	w := newWaiter(fsys, n.lock, e.poll)
 	defer w.end()
 	missed := false // the last read found no lock although publish found one
@@ -124,6 +125,9 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 		publish = true
 		var busy *ClaimOwner
 		if held.State == StateDead {
+			// A break's names are the only ones it leaves if it dies
+			// midway (rows R32-R38): the kept pending file goes first.
+			_ = h.dropPending()
 			out, err := e.breakLock(fsys, n, &h.cls, held, breakAuto)
 			if err != nil {
 				return nil, err
@@ -166,20 +170,13 @@ func (e *env) sleep(ctx context.Context, d time.Duration) error { return sleep(c
 // or reports errHeld when the name exists.
 func (h *Hold) publish() error {
 	e, fsys, n := h.e, h.fsys, h.n
-	content := record{
-		PID: n.pid, Hostname: e.host.Hostname(), Token: h.token,
-		AcquiredAt: e.now().UTC().Format(timeLayout),
-	}.encode()
+	if h.record == nil {
+		h.record = record{PID: n.pid, Hostname: e.host.Hostname(), Token: h.token}.template()
+	}
+	content := h.record.at(e.now())
 	if h.cls != classNoLinks {
-		attempt, err := e.newAttempt()
+		pending, err := h.writePending(content)
 		if err != nil {
-			return err
-		}
-		pending := n.pending(attempt)
-		if err := vfs.WriteFileExclusive(fsys, pending, content, 0o644, false); err != nil {
-			if !errors.Is(err, fs.ErrExist) {
-				_ = fsys.Remove(pending) // our own pending file, if created
-			}
 			return err
 		}
 		e.step(StepAcquirePending)
@@ -187,20 +184,28 @@ func (h *Hold) publish() error {
 		switch {
 		case lerr == nil:
 			h.cls = classLinks
-			_ = fsys.Remove(pending)
 			h.content = content
+			cerr := h.closePending()
+			_ = h.dropPending()
+			if cerr != nil {
+				// The pending file was linked while still open: a close
+				// that fails (a write-back error) leaves its bytes in
+				// doubt, so the lock is let go as a release does, and the
+				// publish fails.
+				return fmt.Errorf("locking: publishing %s: closing the pending file: %w", n.lock, errors.Join(cerr, h.Release()))
+			}
 			e.step(StepAcquirePublished)
 			return nil
 		case errors.Is(lerr, fs.ErrExist):
-			_ = fsys.Remove(pending)
+			h.keepPending() // for the next try of this acquire
 			return errHeld
 		case errors.Is(lerr, fs.ErrNotExist):
-			_ = fsys.Remove(pending)
+			_ = h.dropPending()
 			return lerr
 		}
 		// Any other link() error: no hard links, for the rest of this hold.
 		h.cls = classNoLinks
-		if err := fsys.Remove(pending); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := h.dropPending(); err != nil {
 			return fmt.Errorf("locking: removing the pending file after link() failed (%v): %w", lerr, err)
 		}
 	}

@@ -50,8 +50,26 @@ func FuzzParseRecord(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	e := Options{Host: fuzzHost{}, Now: func() time.Time { return time.Unix(1e9, 0) }}.env()
+	for _, seed := range []string{
+		`{"pid":1234,"hostname":"","token":"","acquiredAt":""}`,
+		`{"pid":2147483647,"hostname":"<a&b>","token":"t","acquiredAt":"x"}`,
+		`{"pid":2147483648,"hostname":"h","token":"t","acquiredAt":"x"}`,
+		`{"pid":01,"hostname":"h","token":"t","acquiredAt":"x"}`,
+		`{"pid":1,"hostname":"h\u0041","token":"t","acquiredAt":"x"}`,
+		`{"pid":1,"hostname":"h","token":"t","acquiredAt":"x"} `,
+		`{"pid":1,"hostname":"h","token":"t","acquiredAt":"x"}}`,
+		`{"pid":1,"hostname":"h","token":"t","acquiredAt":"x","pid":2}`,
+	} {
+		f.Add([]byte(seed))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, ok := parseRecord(data)
+		// The fast path for our own shape reads what encoding/json reads.
+		if own, fast := parseOwnRecord(data); fast {
+			if any, ok := parseAnyRecord(data); !ok || any != own {
+				t.Fatalf("parseOwnRecord(%q) = %+v; parseAnyRecord = %+v, %v", data, own, any, ok)
+			}
+		}
 		if ok {
 			if p.pid < 1 || p.pid > maxPID {
 				t.Fatalf("parseRecord(%q) accepted pid %d, outside 1..%d", data, p.pid, maxPID)

@@ -13,14 +13,17 @@ import (
 // Hold is one hold of a lock, from [Acquire] to [Hold.Release]. It is not
 // safe for concurrent use.
 type Hold struct {
-	fsys     vfs.FS
-	e        *env
-	n        names
-	token    string
-	content  []byte // the lock's bytes as published
-	cls      class
-	released bool
-	unpin    func() error // lets go of the folder the hold keeps open
+	fsys      vfs.FS
+	e         *env
+	n         names
+	token     string
+	content   []byte   // the lock's bytes as published
+	record    recordAt // the lock's bytes but acquiredAt, made at the first publish
+	cls       class
+	released  bool
+	unpin     func() error // lets go of the folder the hold keeps open
+	pending   *pendingFile // the acquire's pending file, while it is kept
+	noInPlace bool         // the pending file's FS cannot rewrite it in place
 }
 
 // Token returns the hold's 24-hex token, the one the fence checks.

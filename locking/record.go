@@ -38,6 +38,29 @@ func (r record) encode() []byte {
 	return b
 }
 
+// recordAt is a record with its acquiredAt left to fill: the bytes of
+// encode up to the opening quote of acquiredAt's value, made once per
+// acquire, so that a publish after a wait only formats the time (the rest
+// of a record does not change within a hold).
+type recordAt []byte
+
+// template returns r's encoding with acquiredAt left to fill (r's own is
+// ignored).
+func (r record) template() recordAt {
+	r.AcquiredAt = ""
+	b := r.encode()
+	return recordAt(b[:len(b)-len(`"}`)]) // acquiredAt is the last field
+}
+
+// at returns the record's encoding with acquiredAt t (UTC, timeLayout):
+// the bytes encode would give, since the time holds nothing JSON escapes.
+func (t recordAt) at(when time.Time) []byte {
+	b := make([]byte, 0, len(t)+len(timeLayout)+len(`"}`))
+	b = append(b, t...)
+	b = when.UTC().AppendFormat(b, timeLayout)
+	return append(b, `"}`...)
+}
+
 // parsedRecord is what a lock (or an earlier-shape claim) says, once parsed.
 type parsedRecord struct {
 	pid         int
@@ -52,6 +75,14 @@ type parsedRecord struct {
 // whose hostname, token and acquiredAt, where present, are strings. An
 // unreadable lock is never broken automatically.
 func parseRecord(data []byte) (parsedRecord, bool) {
+	if p, ok := parseOwnRecord(data); ok {
+		return p, true
+	}
+	return parseAnyRecord(data)
+}
+
+// parseAnyRecord is parseRecord for any bytes, by encoding/json.
+func parseAnyRecord(data []byte) (parsedRecord, bool) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&raw); err != nil || raw == nil {

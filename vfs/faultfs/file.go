@@ -2,15 +2,16 @@ package faultfs
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 
 	"github.com/pa-toolkit/pa/vfs"
 )
 
-// File is a file opened through an [FS]. Read, Write, Sync and Close are the
-// operations [OpRead], [OpWrite], [OpSync] and [OpClose] on the name given
-// to OpenFile; Stat, ReadDir, TryLock and Unlock go straight to the wrapped
-// file.
+// File is a file opened through an [FS]. Read, Write (and WriteAt), Sync
+// and Close are the operations [OpRead], [OpWrite], [OpSync] and [OpClose]
+// on the name given to OpenFile; Stat, ReadDir, TryLock and Unlock go
+// straight to the wrapped file.
 type File struct {
 	fs    *FS
 	name  string
@@ -41,6 +42,22 @@ func (f *File) Read(p []byte) (n int, err error) {
 func (f *File) Write(p []byte) (n int, err error) {
 	err = f.fs.do(Event{Op: OpWrite, Name: f.name}, "write", func() (err error) {
 		n, err = f.inner.Write(p)
+		return err
+	})
+	return n, err
+}
+
+// WriteAt writes to the wrapped file at off through its io.WriterAt
+// (operation [OpWrite], as Write). A wrapped file without one fails with a
+// *fs.PathError (Op "write") wrapping errors.ErrUnsupported, and no hook
+// or rule sees the call.
+func (f *File) WriteAt(p []byte, off int64) (n int, err error) {
+	at, ok := f.inner.(io.WriterAt)
+	if !ok {
+		return 0, &fs.PathError{Op: "write", Path: f.name, Err: errors.ErrUnsupported}
+	}
+	err = f.fs.do(Event{Op: OpWrite, Name: f.name}, "write", func() (err error) {
+		n, err = at.WriteAt(p, off)
 		return err
 	})
 	return n, err

@@ -22,7 +22,7 @@ const (
 	OpQueueWait               // Place.Wait, of a place joined by JoinQueue
 	OpOpenRoot                // FS.OpenRoot
 	OpRead                    // File.Read
-	OpWrite                   // File.Write
+	OpWrite                   // File.Write and File.WriteAt
 	OpSync                    // File.Sync
 	OpClose                   // File.Close
 )

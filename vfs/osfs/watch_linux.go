@@ -77,6 +77,7 @@ type inotifyWatch struct {
 	dirConn  syscall.RawConn // dir's
 	dev, ino uint64          // the file watched
 	gone     atomic.Bool     // the file was deleted (or events were lost)
+	moved    atomic.Bool     // a name of the file was renamed
 	spent    bool            // a Wait has reported the file gone
 }
 
@@ -328,6 +329,9 @@ func (h *hub) dispatch(b []byte) {
 				if mask&(unix.IN_DELETE_SELF|unix.IN_UNMOUNT) != 0 {
 					w.gone.Store(true)
 				}
+				if mask&unix.IN_MOVE_SELF != 0 {
+					w.moved.Store(true)
+				}
 				w.signal()
 			case mask&wakeAlways != 0:
 				w.signal()
@@ -363,10 +367,14 @@ var errWatchEnded = errors.New("the watch ended (its folder was removed or unmou
 // Wait implements [vfs.Watch.Wait]: it takes a wake already dispatched, or
 // reads the instance itself when no other Wait does, or waits for its wake
 // or for the reader to stop. A watch of a file reports the file gone once:
-// on its deletion at once, on any other event of it only when a lookup of
-// the name finds another file or none (a link count that changed while
-// the file stays, as when a pending name of it is removed, wakes no one);
-// after that report its Waits wait d out.
+// on its deletion or a rename of a name of it at once (the lock's names are
+// renamed only away from the lock name, by a release or a break; a rename
+// of another hard link of it is a spurious wake, which costs the waiter a
+// read), on any other event of it only when a lookup of the name finds
+// another file or none (a link count that changed while the file stays, as
+// when a pending name of it is removed, wakes no one); after that report
+// its Waits wait d out. The rename needs no lookup: it comes with the
+// releaser's own work in the folder, which a lookup would wait behind.
 func (w *inotifyWatch) Wait(ctx context.Context, d time.Duration) (bool, error) {
 	deadline := time.Now().Add(d)
 	if w.spent {
@@ -377,7 +385,7 @@ func (w *inotifyWatch) Wait(ctx context.Context, d time.Duration) (bool, error) 
 		if err != nil || !woken || !w.file {
 			return woken, err
 		}
-		if w.gone.Load() || w.left() {
+		if w.gone.Load() || w.moved.Load() || w.left() {
 			w.spent = true
 			return true, nil
 		}

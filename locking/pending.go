@@ -1,0 +1,117 @@
+package locking
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// pendingFile is the pending file of one acquire on a volume with hard
+// links (spec: The steps, Acquire step 2). When its link() fails with
+// EEXIST it is kept, still open, while the acquire reads and waits: the
+// next publish of the same acquire rewrites its bytes in place (the same
+// length: only acquiredAt changes, at a fixed width) and links it again,
+// so a writer that waits creates and removes one name per acquire, not
+// one per try, and the publish that ends a wait makes no directory entry
+// before its link(). Its name carries the acquire's own attempt token and
+// its owner's pid, so while it waits a sweep leaves it (its owner is
+// alive) and once its owner is killed the next acquire sweeps it (row
+// R28). Every acquire ends with [pendingFile.drop], however it ends.
+//
+// A file that cannot be written in place (its FS's File has no
+// io.WriterAt) is not kept: it is removed after each failed link(), and
+// each publish writes a new one, as the spec's steps read.
+type pendingFile struct {
+	name string
+	f    vfs.File    // open for writing; nil once closed
+	at   io.WriterAt // f's, nil when f cannot be written in place
+	size int         // the bytes written
+}
+
+// writePending writes content to the acquire's pending file: the kept one,
+// rewritten in place, or a new one made by an exclusive create. On an
+// error the file is closed and removed (it is this acquire's own).
+func (h *Hold) writePending(content []byte) (string, error) {
+	if p := h.pending; p != nil && p.at != nil && p.size == len(content) {
+		_, err := p.at.WriteAt(content, 0)
+		if err == nil {
+			return p.name, nil
+		}
+		if !errors.Is(err, errors.ErrUnsupported) {
+			_ = h.dropPending()
+			return "", err
+		}
+		// A wrapper whose file cannot be written in place after all: a new
+		// pending file, and none kept from now on.
+		h.noInPlace = true
+	}
+	if err := h.dropPending(); err != nil { // a file of another length cannot be rewritten whole
+		return "", err
+	}
+	attempt, err := h.e.newAttempt()
+	if err != nil {
+		return "", err
+	}
+	name := h.n.pending(attempt)
+	f, err := h.fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", err
+	}
+	h.pending = &pendingFile{name: name, f: f}
+	if _, err := f.Write(content); err != nil {
+		_ = h.dropPending()
+		return "", err
+	}
+	at, _ := f.(io.WriterAt)
+	if h.noInPlace {
+		at = nil
+	}
+	if at == nil {
+		if err := h.closePending(); err != nil {
+			_ = h.dropPending()
+			return "", err
+		}
+	}
+	h.pending.at, h.pending.size = at, len(content)
+	return name, nil
+}
+
+// keepPending is called after the pending file's link() failed with
+// EEXIST: a file that can be rewritten in place stays for the next try;
+// any other is removed now.
+func (h *Hold) keepPending() {
+	if p := h.pending; p != nil && p.at == nil {
+		h.dropPending()
+	}
+}
+
+// closePending closes the pending file's handle, if open. It comes before
+// any removal of its name: a FUSE volume renames a file removed while open
+// to a .fuse_hidden name instead.
+func (h *Hold) closePending() error {
+	p := h.pending
+	if p == nil || p.f == nil {
+		return nil
+	}
+	err := p.f.Close()
+	p.f, p.at = nil, nil
+	return err
+}
+
+// dropPending closes and removes the pending file, if any. It reports the
+// removal's error (a name already gone is not one).
+func (h *Hold) dropPending() error {
+	p := h.pending
+	if p == nil {
+		return nil
+	}
+	_ = h.closePending()
+	h.pending = nil
+	if err := h.fsys.Remove(p.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
