@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -36,14 +35,7 @@ type contendReport struct {
 // after exit 2. Any other error ends the worker with it.
 func contendWorker(raw []byte) error {
 	var p contendParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return fmt.Errorf("parameters: %w", err)
-	}
-	c, err := contenderByKey(p.Key)
-	if err != nil {
-		return err
-	}
-	inst, err := c.Open(p.Dir)
+	inst, err := workerInstance(raw, &p)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -52,14 +51,7 @@ const (
 // minus t0.
 func handoffWorker(raw []byte) error {
 	var p handoffParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return fmt.Errorf("parameters: %w", err)
-	}
-	c, err := contenderByKey(p.Key)
-	if err != nil {
-		return err
-	}
-	inst, err := c.Open(p.Dir)
+	inst, err := workerInstance(raw, &p)
 	if err != nil {
 		return err
 	}

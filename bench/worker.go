@@ -231,3 +231,29 @@ func killAll(children []*child) {
 		}
 	}
 }
+
+// workerParams are a worker's parameters that name its contender and the
+// folder its instance opens.
+type workerParams interface {
+	contender() string
+	folder() string
+}
+
+func (p *contendParams) contender() string { return p.Key }
+func (p *contendParams) folder() string    { return p.Dir }
+func (p *handoffParams) contender() string { return p.Key }
+func (p *handoffParams) folder() string    { return p.Dir }
+
+// workerInstance decodes a worker's parameters (JSON) into p and opens the
+// instance of the contender they name on their folder; the caller closes
+// it.
+func workerInstance(raw []byte, p workerParams) (Instance, error) {
+	if err := json.Unmarshal(raw, p); err != nil {
+		return nil, fmt.Errorf("parameters: %w", err)
+	}
+	c, err := contenderByKey(p.contender())
+	if err != nil {
+		return nil, err
+	}
+	return c.Open(p.folder())
+}
