@@ -3,6 +3,7 @@ package locking_test
 import (
 	"context"
 	"errors"
+	"io"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -18,29 +19,13 @@ import (
 // (Windows, systems without flock, a volume that refuses it).
 func needQueue(t *testing.T, fsys vfs.FS) {
 	t.Helper()
-	p, err := vfs.JoinQueue(fsys, lockP)
-	if errors.Is(err, errors.ErrUnsupported) {
-		t.Skipf("no wait queue here: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Close()
+	needCapability(t, "wait queue", func() (io.Closer, error) { return vfs.JoinQueue(fsys, lockP) })
 }
 
 // acquireReleaseAsync runs Acquire on its own goroutine and releases the
 // lock as soon as it is held, so that the next waiter can go on.
 func acquireReleaseAsync(ctx context.Context, fsys vfs.FS, opts locking.Options) <-chan acquired {
-	done := make(chan acquired, 1)
-	go func() {
-		h, err := locking.Acquire(ctx, fsys, target, opts)
-		at := time.Now()
-		if err == nil {
-			err = h.Release()
-		}
-		done <- acquired{nil, err, at}
-	}()
-	return done
+	return acquireThen(ctx, fsys, opts, true)
 }
 
 // counter returns channels that get a value each time a waiter on ffs is

@@ -3,6 +3,7 @@ package locking_test
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -34,14 +35,22 @@ const patience = 10 * time.Second
 // system but Linux, macOS and the BSDs).
 func needWatch(t *testing.T, fsys vfs.FS) {
 	t.Helper()
-	w, err := vfs.WatchRemoval(fsys, lockP)
+	needCapability(t, "watch", func() (io.Closer, error) { return vfs.WatchRemoval(fsys, lockP) })
+}
+
+// needCapability skips a test where the OS file system has no such
+// capability (arming it fails with errors.ErrUnsupported) and fails it on
+// any other error; what is armed is closed at once.
+func needCapability(t *testing.T, what string, arm func() (io.Closer, error)) {
+	t.Helper()
+	c, err := arm()
 	if errors.Is(err, errors.ErrUnsupported) {
-		t.Skipf("no watch on this system: %v", err)
+		t.Skipf("no %s here: %v", what, err)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Close()
+	c.Close()
 }
 
 type acquired struct {
@@ -52,10 +61,21 @@ type acquired struct {
 
 // acquireAsync runs Acquire on its own goroutine.
 func acquireAsync(ctx context.Context, fsys vfs.FS, opts locking.Options) <-chan acquired {
+	return acquireThen(ctx, fsys, opts, false)
+}
+
+// acquireThen runs Acquire on its own goroutine and, when release is true,
+// releases the lock as soon as it is held (the result then has no hold).
+// The result's at is when Acquire returned.
+func acquireThen(ctx context.Context, fsys vfs.FS, opts locking.Options, release bool) <-chan acquired {
 	done := make(chan acquired, 1)
 	go func() {
 		h, err := locking.Acquire(ctx, fsys, target, opts)
-		done <- acquired{h, err, time.Now()}
+		at := time.Now()
+		if release && err == nil {
+			h, err = nil, h.Release()
+		}
+		done <- acquired{h, err, at}
 	}()
 	return done
 }
