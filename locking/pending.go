@@ -36,7 +36,10 @@ type pendingFile struct {
 // error the file is closed and removed (it is this acquire's own).
 func (h *Hold) writePending(content []byte) (string, error) {
 	if p := h.pending; p != nil && p.at != nil && p.size == len(content) {
-		_, err := p.at.WriteAt(content, 0)
+		n, err := p.at.WriteAt(content, 0)
+		if err == nil && n != len(content) {
+			err = io.ErrShortWrite // a WriterAt that breaks its contract: never link a torn record
+		}
 		if err == nil {
 			return p.name, nil
 		}
@@ -61,8 +64,11 @@ func (h *Hold) writePending(content []byte) (string, error) {
 		return "", err
 	}
 	h.pending = &pendingFile{name: name, f: f}
-	if _, err := f.Write(content); err != nil {
+	if n, err := f.Write(content); err != nil || n != len(content) {
 		_ = h.dropPending()
+		if err == nil {
+			err = io.ErrShortWrite // a Writer that breaks its contract: never link a torn record
+		}
 		return "", err
 	}
 	at, _ := f.(io.WriterAt)
