@@ -105,3 +105,54 @@ func TestPendingShortWriteIsNeverLinked(t *testing.T) {
 		})
 	}
 }
+
+// A record of another length than the kept pending file's (a clock that
+// steps across year 9999: acquiredAt is then wider or narrower) is never
+// rewritten in place over it, which would leave the old tail behind the
+// new bytes: a new pending file is written, and the lock is the hold's.
+func TestPendingOfAnotherLengthIsNotRewrittenInPlace(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		first, later time.Time
+	}{
+		{"narrower", time.Date(10000, 1, 2, 3, 4, 5, 6e6, time.UTC), time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC)},
+		{"wider", time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC), time.Date(10000, 1, 2, 3, 4, 5, 6e6, time.UTC)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEstate(t, classes[0])
+			m, holder := holdLock(t, e)
+			ffs := faultfs.New(e.fsys)
+			refused := firstLinkRefused(ffs)
+			var clock atomic.Pointer[time.Time]
+			clock.Store(&tc.first)
+			opts := fast(m.Spawn())
+			opts.Timeout = 10 * time.Second
+			opts.Now = func() time.Time { return *clock.Load() }
+			done := acquireAsync(context.Background(), ffs, opts)
+			<-refused
+			clock.Store(&tc.later)
+			if err := holder.Release(); err != nil {
+				t.Fatal(err)
+			}
+			got := <-done
+			if got.err != nil {
+				t.Fatal(got.err)
+			}
+			raw := e.readRaw(t, lockP)
+			var rec struct {
+				AcquiredAt string `json:"acquiredAt"`
+				Token      string `json:"token"`
+			}
+			if err := json.Unmarshal(raw, &rec); err != nil || rec.Token != got.h.Token() {
+				t.Errorf("the published lock %q is not the hold's whole record (%v)", raw, err)
+			}
+			if err := got.h.Fence(); err != nil {
+				t.Errorf("fence: %v", err)
+			}
+			if err := got.h.Release(); err != nil {
+				t.Errorf("release: %v", err)
+			}
+			e.onlyTarget(t, false)
+		})
+	}
+}

@@ -163,6 +163,9 @@ var mutations = []mutation{
 	{"link the kept pending file without rewriting it", "pending.go",
 		`n, err := p.at.WriteAt(content, 0)`,
 		`n, err := len(content), error(nil)`},
+	{"rewrite the kept pending file in place with a record of another length", "pending.go",
+		`p != nil && p.at != nil && p.size == len(content) {`,
+		`p != nil && p.at != nil {`},
 	{"link a pending file rewritten short", "pending.go",
 		`if err == nil && n != len(content) {
 			err = io.ErrShortWrite`,
