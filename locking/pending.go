@@ -29,6 +29,9 @@ type pendingFile struct {
 	f    vfs.File    // open for writing; nil once closed
 	at   io.WriterAt // f's, nil when f cannot be written in place
 	size int         // the bytes written
+	// rewritten is set when the bytes were rewritten in place: the name
+	// has lived through a wait, not only from its create to its link().
+	rewritten bool
 }
 
 // writePending writes content to the acquire's pending file: the kept one,
@@ -41,6 +44,7 @@ func (h *Hold) writePending(content []byte) (string, error) {
 			err = io.ErrShortWrite // a WriterAt that breaks its contract: never link a torn record
 		}
 		if err == nil {
+			p.rewritten = true
 			return p.name, nil
 		}
 		if !errors.Is(err, errors.ErrUnsupported) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
+	"path"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -155,4 +156,47 @@ func TestPendingOfAnotherLengthIsNotRewrittenInPlace(t *testing.T) {
 			e.onlyTarget(t, false)
 		})
 	}
+}
+
+// The kept pending file lives through the whole wait, where a fresh one
+// lived from one create to its link(): a kept name removed meanwhile by
+// anyone (an operator clearing pending files by hand) makes the next
+// link() fail with ENOENT. That is no reason to fail the acquire, as a
+// pending file written for each publish never did: the publish writes a
+// fresh one and goes on.
+func TestKeptPendingRemovedDuringTheWait(t *testing.T) {
+	e := newEstate(t, classes[0])
+	m, holder := holdLock(t, e)
+	ffs := faultfs.New(e.fsys)
+	refused := firstLinkRefused(ffs)
+	opts := fast(m.Spawn())
+	opts.Timeout = 10 * time.Second
+	done := acquireAsync(context.Background(), ffs, opts)
+	<-refused
+	var removed int
+	for _, name := range e.ls(t) {
+		if ok, _ := path.Match(pendingGlob, name); ok {
+			if err := e.fsys.Remove("d/" + name); err != nil {
+				t.Fatal(err)
+			}
+			removed++
+		}
+	}
+	if removed != 1 {
+		t.Fatalf("%d pending files kept through the wait; the case wants 1", removed)
+	}
+	if err := holder.Release(); err != nil {
+		t.Fatal(err)
+	}
+	got := <-done
+	if got.err != nil {
+		t.Fatalf("acquire: %v; want the lock, by a fresh pending file", got.err)
+	}
+	if err := got.h.Fence(); err != nil {
+		t.Errorf("fence: %v", err)
+	}
+	if err := got.h.Release(); err != nil {
+		t.Errorf("release: %v", err)
+	}
+	e.onlyTarget(t, false)
 }

@@ -166,6 +166,9 @@ var mutations = []mutation{
 	{"rewrite the kept pending file in place with a record of another length", "pending.go",
 		`p != nil && p.at != nil && p.size == len(content) {`,
 		`p != nil && p.at != nil {`},
+	{"fail the acquire when the kept pending name was removed during the wait", "acquire.go",
+		`if kept {`,
+		`if false {`},
 	{"link a pending file rewritten short", "pending.go",
 		`if err == nil && n != len(content) {
 			err = io.ErrShortWrite`,
