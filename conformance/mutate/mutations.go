@@ -172,7 +172,7 @@ var mutations = []mutation{
 	{"link a pending file rewritten short", "pending.go",
 		`if err == nil && n != len(content) {
 			err = io.ErrShortWrite`,
-		`if false {
+		`if err == nil && n < 0 {
 			err = io.ErrShortWrite`},
 	{"link a pending file written short", "pending.go",
 		`if n, err := f.Write(content); err != nil || n != len(content) {`,
