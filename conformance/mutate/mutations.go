@@ -128,6 +128,14 @@ var mutations = []mutation{
 	{"add the lock file's watch without looking its name up again (Linux)", "vfs/osfs/watch_linux.go",
 		`if w.leftAt(dfd) {`,
 		`if false && w.leftAt(dfd) {`},
+	{"a rename of the watched lock file waits for a lookup (Linux)", "vfs/osfs/watch_linux.go",
+		`if w.gone.Load() || w.moved.Load() || w.left() {`,
+		`if w.gone.Load() || w.left() {`},
+	{"any event of the watched lock file wakes with no lookup (Linux)", "vfs/osfs/watch_linux.go",
+		`if mask&unix.IN_MOVE_SELF != 0 {
+					w.moved.Store(true)`,
+		`if mask != 0 {
+					w.moved.Store(true)`},
 	// The wait queue (vfs.QueueFS): one waiter at a time watches and
 	// reads at the poll; the others wait in the queue, with a slow poll.
 	{"every waiter watches and polls, as with no queue", "queue.go",
