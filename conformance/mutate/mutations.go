@@ -176,7 +176,7 @@ var mutations = []mutation{
 		`p != nil && p.at != nil {`},
 	{"fail the acquire when the kept pending name was removed during the wait", "acquire.go",
 		`if kept {`,
-		`if false {`},
+		`if kept && false {`},
 	{"link a pending file rewritten short", "pending.go",
 		`if err == nil && n != len(content) {
 			err = io.ErrShortWrite`,
