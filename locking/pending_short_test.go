@@ -3,10 +3,14 @@ package locking_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"io/fs"
 	"path"
+	"strings"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -199,4 +203,95 @@ func TestKeptPendingRemovedDuringTheWait(t *testing.T) {
 		t.Errorf("release: %v", err)
 	}
 	e.onlyTarget(t, false)
+}
+
+// A pending file that cannot be rewritten in place is written and closed
+// before its link(), as the spec's step reads; and once a rewrite in place
+// has been refused (errors.ErrUnsupported), no later pending file of that
+// acquire is kept through a wait either.
+func TestPendingNotKeptClosedBeforeLink(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		wrap func(vfs.FS) (vfs.FS, *faultfs.FS)
+	}{
+		{"plain", func(f vfs.FS) (vfs.FS, *faultfs.FS) { ffs := faultfs.New(f); return noWriteAtFS{ffs}, ffs }},
+		{"unsupported", func(f vfs.FS) (vfs.FS, *faultfs.FS) { ffs := faultfs.New(noWriteAtFS{f}); return ffs, ffs }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEstate(t, classes[0])
+			m, holder := holdLock(t, e)
+			fsys, ffs := tc.wrap(e.fsys)
+			var mu sync.Mutex
+			open := map[string]bool{}
+			refusals := 0
+			twice := make(chan struct{}) // closed at the second refused link()
+			var keptAtRead []string
+			ffs.After(func(ev faultfs.Event) error {
+				mu.Lock()
+				defer mu.Unlock()
+				if ok, _ := path.Match(pendingGlob, path.Base(ev.Name)); ok {
+					switch ev.Op {
+					case faultfs.OpOpenFile:
+						open[ev.Name] = ev.Err == nil
+					case faultfs.OpClose:
+						open[ev.Name] = false
+					case faultfs.OpLink:
+						if open[ev.Name] && tc.name == "plain" {
+							t.Errorf("%s linked while open, though it cannot be rewritten in place", ev.Name)
+						}
+						if errors.Is(ev.Err, fs.ErrExist) {
+							refusals++
+							if refusals == 2 {
+								close(twice)
+							}
+						}
+					}
+				}
+				return nil
+			})
+			// The second read of the lock finds it gone (once): the waiter
+			// publishes again at once, while the lock is still held.
+			reads := 0
+			ffs.Before(func(ev faultfs.Event) error {
+				if ev.Op != faultfs.OpOpenFile || ev.Name != lockP {
+					return nil
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				reads++
+				if refusals >= 2 && keptAtRead == nil {
+					keptAtRead = []string{}
+					for _, name := range e.ls(t) {
+						if strings.Contains(name, ".pending-") {
+							keptAtRead = append(keptAtRead, name)
+						}
+					}
+				}
+				if reads == 1 {
+					return syscall.ENOENT
+				}
+				return nil
+			})
+			opts := fast(m.Spawn())
+			opts.Timeout = 10 * time.Second
+			done := acquireAsync(context.Background(), fsys, opts)
+			<-twice
+			if err := holder.Release(); err != nil {
+				t.Fatal(err)
+			}
+			got := <-done
+			if got.err != nil {
+				t.Fatal(got.err)
+			}
+			defer got.h.Release()
+			mu.Lock()
+			defer mu.Unlock()
+			if refusals < 2 {
+				t.Fatalf("%d refused link() calls; the case wants 2 while the lock is held", refusals)
+			}
+			if len(keptAtRead) > 0 {
+				t.Errorf("pending file %q kept through the wait after its rewrite in place was refused", keptAtRead)
+			}
+		})
+	}
 }

@@ -177,6 +177,19 @@ var mutations = []mutation{
 	{"fail the acquire when the kept pending name was removed during the wait", "acquire.go",
 		`if kept {`,
 		`if kept && false {`},
+	{"forget that a rewrite in place was refused", "pending.go",
+		`		h.noInPlace = true`,
+		`		_ = 0`},
+	{"keep a pending file open after a refused rewrite in place", "pending.go",
+		`if h.noInPlace {
+		at = nil`,
+		`if false {
+		at = nil`},
+	{"link a pending file that cannot be rewritten while still open", "pending.go",
+		`if at == nil {
+		if err := h.closePending()`,
+		`if false {
+		if err := h.closePending()`},
 	{"link a pending file rewritten short", "pending.go",
 		`if err == nil && n != len(content) {
 			err = io.ErrShortWrite`,
