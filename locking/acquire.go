@@ -200,7 +200,14 @@ func (h *Hold) publish() error {
 			h.keepPending() // for the next try of this acquire
 			return errHeld
 		case errors.Is(lerr, fs.ErrNotExist):
+			kept := h.pending != nil && h.pending.rewritten
 			_ = h.dropPending()
+			if kept {
+				// The name kept through the wait was removed meanwhile
+				// (by hand): publish by a fresh one, once (it is not
+				// rewritten, so a second ENOENT ends the acquire).
+				return h.publish()
+			}
 			return lerr
 		}
 		// Any other link() error: no hard links, for the rest of this hold.

@@ -86,7 +86,8 @@ func TestProcessAlive(t *testing.T) {
 	if !processAlive(os.Getpid()) {
 		t.Fatal("this process reads as dead")
 	}
-	for _, pid := range []int{0, -1, maxPID + 1} {
+	beyond := int64(maxPID) + 1 // a variable: the test builds where int is 32 bits
+	for _, pid := range []int{0, -1, int(beyond)} {
 		if !processAlive(pid) {
 			t.Fatalf("pid %d read as dead: it must never be judged by kill", pid)
 		}

@@ -29,6 +29,9 @@ type pendingFile struct {
 	f    vfs.File    // open for writing; nil once closed
 	at   io.WriterAt // f's, nil when f cannot be written in place
 	size int         // the bytes written
+	// rewritten is set when the bytes were rewritten in place: the name
+	// has lived through a wait, not only from its create to its link().
+	rewritten bool
 }
 
 // writePending writes content to the acquire's pending file: the kept one,
@@ -36,8 +39,12 @@ type pendingFile struct {
 // error the file is closed and removed (it is this acquire's own).
 func (h *Hold) writePending(content []byte) (string, error) {
 	if p := h.pending; p != nil && p.at != nil && p.size == len(content) {
-		_, err := p.at.WriteAt(content, 0)
+		n, err := p.at.WriteAt(content, 0)
+		if err == nil && n != len(content) {
+			err = io.ErrShortWrite // a WriterAt that breaks its contract: never link a torn record
+		}
 		if err == nil {
+			p.rewritten = true
 			return p.name, nil
 		}
 		if !errors.Is(err, errors.ErrUnsupported) {
@@ -61,8 +68,11 @@ func (h *Hold) writePending(content []byte) (string, error) {
 		return "", err
 	}
 	h.pending = &pendingFile{name: name, f: f}
-	if _, err := f.Write(content); err != nil {
+	if n, err := f.Write(content); err != nil || n != len(content) {
 		_ = h.dropPending()
+		if err == nil {
+			err = io.ErrShortWrite // a Writer that breaks its contract: never link a torn record
+		}
 		return "", err
 	}
 	at, _ := f.(io.WriterAt)

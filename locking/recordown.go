@@ -16,18 +16,21 @@ func parseOwnRecord(data []byte) (parsedRecord, bool) {
 	if !ok {
 		return p, false
 	}
-	n, digits := 0, 0
+	// In int64, at most ten digits: where int is 32 bits a ten-digit pid
+	// would wrap into 1..maxPID (an unreadable lock read as another pid's).
+	var n int64
+	digits := 0
 	for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
 		if digits == 10 {
 			return p, false
 		}
-		n = n*10 + int(rest[digits]-'0')
+		n = n*10 + int64(rest[digits]-'0')
 		digits++
 	}
 	if digits == 0 || rest[0] == '0' || n > maxPID {
 		return p, false
 	}
-	p.pid, rest = n, rest[digits:]
+	p.pid, rest = int(n), rest[digits:]
 	for _, f := range []struct {
 		key string
 		dst *string

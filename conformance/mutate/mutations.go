@@ -98,8 +98,8 @@ var mutations = []mutation{
 		`if werr != nil || cerr != nil {`,
 		`if werr != nil || cerr != nil { _ = fsys.Remove(n.lock)`},
 	{"remove the lock name after a failed pending write (hard links)", "pending.go",
-		"if _, err := f.Write(content); err != nil {\n\t\t_ = h.dropPending()",
-		"if _, err := f.Write(content); err != nil {\n\t\t_ = h.dropPending(); _ = h.fsys.Remove(h.n.lock)"},
+		"if n, err := f.Write(content); err != nil || n != len(content) {\n\t\t_ = h.dropPending()",
+		"if n, err := f.Write(content); err != nil || n != len(content) {\n\t\t_ = h.dropPending(); _ = h.fsys.Remove(h.n.lock)"},
 	{"unlock sweeps the folder", "unlock.go",
 		`n := e.names(name)`,
 		`n := e.names(name); e.sweep(fsys, n)`},
@@ -128,6 +128,14 @@ var mutations = []mutation{
 	{"add the lock file's watch without looking its name up again (Linux)", "vfs/osfs/watch_linux.go",
 		`if w.leftAt(dfd) {`,
 		`if false && w.leftAt(dfd) {`},
+	{"a rename of the watched lock file waits for a lookup (Linux)", "vfs/osfs/watch_linux.go",
+		`if w.gone.Load() || w.moved.Load() || w.left() {`,
+		`if w.gone.Load() || w.left() {`},
+	{"any event of the watched lock file wakes with no lookup (Linux)", "vfs/osfs/watch_linux.go",
+		`if mask&unix.IN_MOVE_SELF != 0 {
+					w.moved.Store(true)`,
+		`if mask != 0 {
+					w.moved.Store(true)`},
 	// The wait queue (vfs.QueueFS): one waiter at a time watches and
 	// reads at the poll; the others wait in the queue, with a slow poll.
 	{"every waiter watches and polls, as with no queue", "queue.go",
@@ -161,8 +169,35 @@ var mutations = []mutation{
 		`defer h.dropPending() // a pending file kept through a wait (pending.go)`,
 		``},
 	{"link the kept pending file without rewriting it", "pending.go",
-		`_, err := p.at.WriteAt(content, 0)`,
-		`var err error`},
+		`n, err := p.at.WriteAt(content, 0)`,
+		`n, err := len(content), error(nil)`},
+	{"rewrite the kept pending file in place with a record of another length", "pending.go",
+		`p != nil && p.at != nil && p.size == len(content) {`,
+		`p != nil && p.at != nil {`},
+	{"fail the acquire when the kept pending name was removed during the wait", "acquire.go",
+		`if kept {`,
+		`if kept && false {`},
+	{"forget that a rewrite in place was refused", "pending.go",
+		`		h.noInPlace = true`,
+		`		_ = 0`},
+	{"keep a pending file open after a refused rewrite in place", "pending.go",
+		`if h.noInPlace {
+		at = nil`,
+		`if false {
+		at = nil`},
+	{"link a pending file that cannot be rewritten while still open", "pending.go",
+		`if at == nil {
+		if err := h.closePending()`,
+		`if false {
+		if err := h.closePending()`},
+	{"link a pending file rewritten short", "pending.go",
+		`if err == nil && n != len(content) {
+			err = io.ErrShortWrite`,
+		`if err == nil && n < 0 {
+			err = io.ErrShortWrite`},
+	{"link a pending file written short", "pending.go",
+		`if n, err := f.Write(content); err != nil || n != len(content) {`,
+		`if n, err := f.Write(content); err != nil || n < 0 {`},
 	{"remove the pending file's name while it is open", "pending.go",
 		`_ = h.closePending()
 	h.pending = nil`,
@@ -174,6 +209,15 @@ var mutations = []mutation{
 	{"the fast record parse takes an escaped string as it is", "recordown.go",
 		`&& rest[i] != '\\' {`,
 		`{`},
+	{"the fast record parse takes raw control characters", "recordown.go",
+		`rest[i] >= 0x20 && rest[i] < 0x7f`,
+		`rest[i] < 0x7f`},
+	{"the fast record parse takes bytes above ASCII", "recordown.go",
+		`rest[i] >= 0x20 && rest[i] < 0x7f`,
+		`rest[i] >= 0x20`},
+	{"the fast record parse reads a pid of any length", "recordown.go",
+		`if digits == 10 {`,
+		`if digits == 100 {`},
 	// Found by review: guards no mutation covered.
 	{"any Unicode space may follow a lock's object (not only JSON's)", "record.go",
 		`if len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0 {`,

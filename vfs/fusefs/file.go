@@ -2,6 +2,7 @@ package fusefs
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"sync"
 
@@ -41,4 +42,14 @@ func (h *File) Unlock() error {
 		return l.Unlock()
 	}
 	return &fs.PathError{Op: "funlock", Path: "", Err: errors.ErrUnsupported}
+}
+
+// WriteAt writes p at off through the wrapped file's io.WriterAt, as a
+// FUSE volume's pwrite does; a wrapped file without one fails with a
+// *fs.PathError (Op "write") wrapping errors.ErrUnsupported.
+func (h *File) WriteAt(p []byte, off int64) (int, error) {
+	if at, ok := h.File.(io.WriterAt); ok {
+		return at.WriteAt(p, off)
+	}
+	return 0, &fs.PathError{Op: "write", Path: "", Err: errors.ErrUnsupported}
 }
