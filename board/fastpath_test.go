@@ -2,6 +2,7 @@ package board
 
 import (
 	"bytes"
+	"math"
 	"encoding/json"
 	"github.com/pa-toolkit/pa/internal/jsonscan"
 	"reflect"
@@ -78,7 +79,7 @@ func FuzzFastPath(f *testing.F) {
 		if lean.n > 0 && (data[lean.start] != '{' || data[lean.end-1] != '}') {
 			t.Fatalf("%q: the items' bytes %q are not from the first '{' to the last '}'", data, data[lean.start:lean.end])
 		}
-		it := Item{DispatchID: 1 << 40, Title: "<new> & \"one\"", AddedAt: "2026-11-29T15:42:59.123Z"}
+		it := Item{DispatchID: math.MaxInt32, Title: "<new> & \"one\"", AddedAt: "2026-11-29T15:42:59.123Z"}
 		doc := bytes.Join(splice(data, lean, it), nil)
 		back, err := parseExact("again", doc)
 		if err != nil || !slices.Equal(back.Items, append(slices.Clone(exact.Items), it)) {
