@@ -2,9 +2,9 @@ package board
 
 import (
 	"bytes"
-	"math"
 	"encoding/json"
 	"github.com/pa-toolkit/pa/internal/jsonscan"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
