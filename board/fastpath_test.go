@@ -3,12 +3,13 @@ package board
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/pa-toolkit/pa/internal/jsonscan"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pa-toolkit/pa/internal/jsonscan"
 )
 
 // canonical are boards as pa writes them (encode): what the fast path must
