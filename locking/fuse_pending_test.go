@@ -34,14 +34,8 @@ func TestKeptPendingLeavesNoHiddenName(t *testing.T) {
 	done := acquireAsync(context.Background(), ffs, opts)
 	waiting := onWait(ffs)
 	<-waiting
-	if err := holder.Release(); err != nil {
-		t.Fatal(err)
-	}
-	got := <-done
-	if got.err != nil {
-		t.Fatal(got.err)
-	}
-	if err := got.h.Release(); err != nil {
+	got := handOver(t, holder, done)
+	if err := got.Release(); err != nil {
 		t.Fatal(err)
 	}
 	if o, w := ffs.Calls(faultfs.OpOpenFile, pendingGlob)-opens, ffs.Calls(faultfs.OpWrite, pendingGlob)-writes; o != 1 || w < 2 {

@@ -136,25 +136,19 @@ func TestPendingOfAnotherLengthIsNotRewrittenInPlace(t *testing.T) {
 			done := acquireAsync(context.Background(), ffs, opts)
 			<-refused
 			clock.Store(&tc.later)
-			if err := holder.Release(); err != nil {
-				t.Fatal(err)
-			}
-			got := <-done
-			if got.err != nil {
-				t.Fatal(got.err)
-			}
+			got := handOver(t, holder, done)
 			raw := e.readRaw(t, lockP)
 			var rec struct {
 				AcquiredAt string `json:"acquiredAt"`
 				Token      string `json:"token"`
 			}
-			if err := json.Unmarshal(raw, &rec); err != nil || rec.Token != got.h.Token() {
+			if err := json.Unmarshal(raw, &rec); err != nil || rec.Token != got.Token() {
 				t.Errorf("the published lock %q is not the hold's whole record (%v)", raw, err)
 			}
-			if err := got.h.Fence(); err != nil {
+			if err := got.Fence(); err != nil {
 				t.Errorf("fence: %v", err)
 			}
-			if err := got.h.Release(); err != nil {
+			if err := got.Release(); err != nil {
 				t.Errorf("release: %v", err)
 			}
 			e.onlyTarget(t, false)
@@ -189,17 +183,11 @@ func TestKeptPendingRemovedDuringTheWait(t *testing.T) {
 	if removed != 1 {
 		t.Fatalf("%d pending files kept through the wait; the case wants 1", removed)
 	}
-	if err := holder.Release(); err != nil {
-		t.Fatal(err)
-	}
-	got := <-done
-	if got.err != nil {
-		t.Fatalf("acquire: %v; want the lock, by a fresh pending file", got.err)
-	}
-	if err := got.h.Fence(); err != nil {
+	got := handOver(t, holder, done)
+	if err := got.Fence(); err != nil {
 		t.Errorf("fence: %v", err)
 	}
-	if err := got.h.Release(); err != nil {
+	if err := got.Release(); err != nil {
 		t.Errorf("release: %v", err)
 	}
 	e.onlyTarget(t, false)
@@ -276,14 +264,8 @@ func TestPendingNotKeptClosedBeforeLink(t *testing.T) {
 			opts.Timeout = 10 * time.Second
 			done := acquireAsync(context.Background(), fsys, opts)
 			<-twice
-			if err := holder.Release(); err != nil {
-				t.Fatal(err)
-			}
-			got := <-done
-			if got.err != nil {
-				t.Fatal(got.err)
-			}
-			defer got.h.Release()
+			got := handOver(t, holder, done)
+			defer got.Release()
 			mu.Lock()
 			defer mu.Unlock()
 			if refusals < 2 {

@@ -27,6 +27,20 @@ import (
 
 const pendingGlob = "*.pending-*"
 
+// handOver releases holder and returns the hold its waiter (done) takes,
+// failing the test when the waiter fails.
+func handOver(t *testing.T, holder *locking.Hold, done <-chan acquired) *locking.Hold {
+	t.Helper()
+	if err := holder.Release(); err != nil {
+		t.Fatal(err)
+	}
+	got := <-done
+	if got.err != nil {
+		t.Fatalf("the waiter: %v; want the lock", got.err)
+	}
+	return got.h
+}
+
 // firstLinkRefused returns a channel closed when the first link() of a
 // pending file through ffs fails with EEXIST: the waiter has published
 // once, its pending file is written and kept, and it will read and wait.
@@ -64,14 +78,8 @@ func TestWaiterWritesOnePendingFileWithAFreshTime(t *testing.T) {
 	done := acquireAsync(context.Background(), ffs, opts)
 	<-refused
 	clock.Store(&later) // the next publish is later than the first
-	if err := holder.Release(); err != nil {
-		t.Fatal(err)
-	}
-	got := <-done
-	if got.err != nil {
-		t.Fatal(got.err)
-	}
-	defer got.h.Release()
+	got := handOver(t, holder, done)
+	defer got.Release()
 
 	if n := pendingSteps.Load(); n < 2 {
 		t.Fatalf("%d publishes; the test wants the waiter to publish twice", n)
@@ -90,10 +98,10 @@ func TestWaiterWritesOnePendingFileWithAFreshTime(t *testing.T) {
 	if want := later.Format("2006-01-02T15:04:05.000Z"); rec.AcquiredAt != want {
 		t.Errorf("acquiredAt %q; want %q, the time of the publish that took the lock", rec.AcquiredAt, want)
 	}
-	if rec.Token != got.h.Token() {
-		t.Errorf("token %q; want the hold's %q", rec.Token, got.h.Token())
+	if rec.Token != got.Token() {
+		t.Errorf("token %q; want the hold's %q", rec.Token, got.Token())
 	}
-	if err := got.h.Fence(); err != nil {
+	if err := got.Fence(); err != nil {
 		t.Errorf("fence of the new holder: %v (the lock's bytes are not the ones it published)", err)
 	}
 	for _, name := range e.ls(t) {
@@ -314,15 +322,9 @@ func TestPendingFileNotKeptWithoutWriteAt(t *testing.T) {
 			})
 			done := acquireAsync(context.Background(), fsys, opts)
 			<-refused
-			if err := holder.Release(); err != nil {
-				t.Fatal(err)
-			}
-			got := <-done
-			if got.err != nil {
-				t.Fatal(got.err)
-			}
-			defer got.h.Release()
-			if err := got.h.Fence(); err != nil {
+			got := handOver(t, holder, done)
+			defer got.Release()
+			if err := got.Fence(); err != nil {
 				t.Error(err)
 			}
 			if tc.name != "plain" {
