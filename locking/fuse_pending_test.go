@@ -27,13 +27,13 @@ func TestKeptPendingLeavesNoHiddenName(t *testing.T) {
 	if _, err := locking.Acquire(context.Background(), ffs, target, opts); !errors.Is(err, locking.ErrTimeout) {
 		t.Fatalf("err = %v; want a timeout", err)
 	}
-	<-refused // it kept a pending file through its wait
+	receive(t, refused, patience, "the waiter's refused link()") // it kept a pending file through its wait
 
 	opens, writes := ffs.Calls(faultfs.OpOpenFile, pendingGlob), ffs.Calls(faultfs.OpWrite, pendingGlob)
 	opts.Timeout = 10 * time.Second
 	done := acquireAsync(context.Background(), ffs, opts)
 	waiting := onWait(ffs)
-	<-waiting
+	receive(t, waiting, patience, "the waiter's wait")
 	got := handOver(t, holder, done)
 	if err := got.Release(); err != nil {
 		t.Fatal(err)

@@ -81,14 +81,14 @@ func TestPendingShortWriteIsNeverLinked(t *testing.T) {
 			}
 			done := acquireAsync(context.Background(), fsys, opts)
 			if short == "writeat" {
-				<-refused
+				receive(t, refused, patience, "the waiter's refused link()")
 				clock.Store(&later)
 				on.Store(true) // the rewrite in place
 			}
 			if err := holder.Release(); err != nil {
 				t.Fatal(err)
 			}
-			got := <-done
+			got := receive(t, done, patience, "the acquire")
 			if got.err != nil {
 				e.onlyTarget(t, false) // not at all: nothing left
 				return
@@ -134,7 +134,7 @@ func TestPendingOfAnotherLengthIsNotRewrittenInPlace(t *testing.T) {
 			opts.Timeout = 10 * time.Second
 			opts.Now = func() time.Time { return *clock.Load() }
 			done := acquireAsync(context.Background(), ffs, opts)
-			<-refused
+			receive(t, refused, patience, "the waiter's refused link()")
 			clock.Store(&tc.later)
 			got := handOver(t, holder, done)
 			raw := e.readRaw(t, lockP)
@@ -170,7 +170,7 @@ func TestKeptPendingRemovedDuringTheWait(t *testing.T) {
 	opts := fast(m.Spawn())
 	opts.Timeout = 10 * time.Second
 	done := acquireAsync(context.Background(), ffs, opts)
-	<-refused
+	receive(t, refused, patience, "the waiter's refused link()")
 	var removed int
 	for _, name := range e.ls(t) {
 		if ok, _ := path.Match(pendingGlob, name); ok {
@@ -263,7 +263,7 @@ func TestPendingNotKeptClosedBeforeLink(t *testing.T) {
 			opts := fast(m.Spawn())
 			opts.Timeout = 10 * time.Second
 			done := acquireAsync(context.Background(), fsys, opts)
-			<-twice
+			receive(t, twice, patience, "the second refused link()")
 			got := handOver(t, holder, done)
 			defer got.Release()
 			mu.Lock()

@@ -34,7 +34,7 @@ func handOver(t *testing.T, holder *locking.Hold, done <-chan acquired) *locking
 	if err := holder.Release(); err != nil {
 		t.Fatal(err)
 	}
-	got := <-done
+	got := receive(t, done, patience, "the acquire")
 	if got.err != nil {
 		t.Fatalf("the waiter: %v; want the lock", got.err)
 	}
@@ -76,7 +76,7 @@ func TestWaiterWritesOnePendingFileWithAFreshTime(t *testing.T) {
 		}
 	}
 	done := acquireAsync(context.Background(), ffs, opts)
-	<-refused
+	receive(t, refused, patience, "the waiter's refused link()")
 	clock.Store(&later) // the next publish is later than the first
 	got := handOver(t, holder, done)
 	defer got.Release()
@@ -131,9 +131,9 @@ func TestKeptPendingFileGoesHoweverTheAcquireEnds(t *testing.T) {
 			refused := firstLinkRefused(ffs)
 			opts.Timeout = 10 * time.Second
 			done := acquireAsync(ctx, ffs, opts)
-			<-refused
+			receive(t, refused, patience, "the waiter's refused link()")
 			cancel()
-			got := <-done
+			got := receive(t, done, patience, "the acquire")
 			if !errors.Is(got.err, context.Canceled) {
 				t.Errorf("err = %v; want context.Canceled", got.err)
 			}
@@ -173,12 +173,12 @@ func TestPendingRewriteFailureEndsTheAcquire(t *testing.T) {
 	opts := fast(m.Spawn())
 	opts.Timeout = 10 * time.Second
 	done := acquireAsync(context.Background(), ffs, opts)
-	<-refused
+	receive(t, refused, patience, "the waiter's refused link()")
 	ffs.Fail(faultfs.Rule{Op: faultfs.OpWrite, Match: pendingGlob, Err: syscall.ENOSPC})
 	if err := holder.Release(); err != nil {
 		t.Fatal(err)
 	}
-	got := <-done
+	got := receive(t, done, patience, "the acquire")
 	if got.err == nil {
 		got.h.Release()
 		t.Fatal("the acquire took the lock although its rewrite failed")
@@ -321,7 +321,7 @@ func TestPendingFileNotKeptWithoutWriteAt(t *testing.T) {
 				return nil
 			})
 			done := acquireAsync(context.Background(), fsys, opts)
-			<-refused
+			receive(t, refused, patience, "the waiter's refused link()")
 			got := handOver(t, holder, done)
 			defer got.Release()
 			if err := got.Fence(); err != nil {
