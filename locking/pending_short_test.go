@@ -145,13 +145,7 @@ func TestPendingOfAnotherLengthIsNotRewrittenInPlace(t *testing.T) {
 			if err := json.Unmarshal(raw, &rec); err != nil || rec.Token != got.Token() {
 				t.Errorf("the published lock %q is not the hold's whole record (%v)", raw, err)
 			}
-			if err := got.Fence(); err != nil {
-				t.Errorf("fence: %v", err)
-			}
-			if err := got.Release(); err != nil {
-				t.Errorf("release: %v", err)
-			}
-			e.onlyTarget(t, false)
+			endHold(t, e, got)
 		})
 	}
 }
@@ -184,13 +178,7 @@ func TestKeptPendingRemovedDuringTheWait(t *testing.T) {
 		t.Fatalf("%d pending files kept through the wait; the case wants 1", removed)
 	}
 	got := handOver(t, holder, done)
-	if err := got.Fence(); err != nil {
-		t.Errorf("fence: %v", err)
-	}
-	if err := got.Release(); err != nil {
-		t.Errorf("release: %v", err)
-	}
-	e.onlyTarget(t, false)
+	endHold(t, e, got)
 }
 
 // A pending file that cannot be rewritten in place is written and closed
@@ -198,13 +186,7 @@ func TestKeptPendingRemovedDuringTheWait(t *testing.T) {
 // has been refused (errors.ErrUnsupported), no later pending file of that
 // acquire is kept through a wait either.
 func TestPendingNotKeptClosedBeforeLink(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		wrap func(vfs.FS) (vfs.FS, *faultfs.FS)
-	}{
-		{"plain", func(f vfs.FS) (vfs.FS, *faultfs.FS) { ffs := faultfs.New(f); return noWriteAtFS{ffs}, ffs }},
-		{"unsupported", func(f vfs.FS) (vfs.FS, *faultfs.FS) { ffs := faultfs.New(noWriteAtFS{f}); return ffs, ffs }},
-	} {
+	for _, tc := range noInPlace {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEstate(t, classes[0])
 			m, holder := holdLock(t, e)

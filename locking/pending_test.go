@@ -27,6 +27,19 @@ import (
 
 const pendingGlob = "*.pending-*"
 
+// endHold checks that h still holds its lock (the fence), releases it, and
+// checks that nothing is left in the folder.
+func endHold(t *testing.T, e *estate, h *locking.Hold) {
+	t.Helper()
+	if err := h.Fence(); err != nil {
+		t.Errorf("fence: %v", err)
+	}
+	if err := h.Release(); err != nil {
+		t.Errorf("release: %v", err)
+	}
+	e.onlyTarget(t, false)
+}
+
 // handOver releases holder and returns the hold its waiter (done) takes,
 // failing the test when the waiter fails.
 func handOver(t *testing.T, holder *locking.Hold, done <-chan acquired) *locking.Hold {
@@ -281,17 +294,21 @@ func (f noWriteAtFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File
 	return struct{ vfs.File }{file}, nil
 }
 
+// noInPlace are the two ways a pending file cannot be rewritten in place,
+// each as an FS over the estate's and the faultfs that counts its calls.
+var noInPlace = []struct {
+	name string
+	wrap func(vfs.FS) (vfs.FS, *faultfs.FS)
+}{
+	// The file has no WriteAt at all: not kept through the wait.
+	{"plain", func(f vfs.FS) (vfs.FS, *faultfs.FS) { ffs := faultfs.New(f); return noWriteAtFS{ffs}, ffs }},
+	// faultfs's File has one, which fails with ErrUnsupported: kept, then a
+	// new one once the rewrite is refused.
+	{"unsupported", func(f vfs.FS) (vfs.FS, *faultfs.FS) { ffs := faultfs.New(noWriteAtFS{f}); return ffs, ffs }},
+}
+
 func TestPendingFileNotKeptWithoutWriteAt(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		wrap func(vfs.FS) (vfs.FS, *faultfs.FS)
-	}{
-		// The file has no WriteAt at all: not kept through the wait.
-		{"plain", func(f vfs.FS) (vfs.FS, *faultfs.FS) { ffs := faultfs.New(f); return noWriteAtFS{ffs}, ffs }},
-		// faultfs's File has one, which fails with ErrUnsupported: kept,
-		// then a new one once the rewrite is refused.
-		{"unsupported", func(f vfs.FS) (vfs.FS, *faultfs.FS) { ffs := faultfs.New(noWriteAtFS{f}); return ffs, ffs }},
-	} {
+	for _, tc := range noInPlace {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEstate(t, classes[0])
 			m, holder := holdLock(t, e)
