@@ -2,10 +2,11 @@ package board
 
 import (
 	"encoding/json"
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/pa-toolkit/pa/internal/benchcpu"
 )
 
 // benchBoard is a board of n items as pa writes them, with titles and
@@ -30,12 +31,9 @@ func benchBoard(n int) []byte {
 func BenchmarkScan(b *testing.B) {
 	data := benchBoard(100000)
 	b.SetBytes(int64(len(data)))
-	runtime.GC() // the setup's garbage collected before the CPU time is taken
-	cpu0 := cpuTime()
-	for b.Loop() {
+	benchcpu.Loop(b, func() {
 		if s, ok := scan(data, false, 100001); !ok || s.n != 100000 || s.found {
 			b.Fatalf("scan = %+v, %v", s, ok)
 		}
-	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	})
 }

@@ -1,10 +1,11 @@
 package spawnlog
 
 import (
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/pa-toolkit/pa/internal/benchcpu"
 )
 
 // benchLog is a log of n records as pa writes them, with titles and times
@@ -28,12 +29,9 @@ func benchLog(n int) []byte {
 func BenchmarkScan(b *testing.B) {
 	data := benchLog(100000)
 	b.SetBytes(int64(len(data)))
-	runtime.GC() // the setup's garbage collected before the CPU time is taken
-	cpu0 := cpuTime()
-	for b.Loop() {
+	benchcpu.Loop(b, func() {
 		if s, ok := scan(data, false); !ok || s.n != 100000 {
 			b.Fatalf("scan = %+v, %v", s, ok)
 		}
-	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	})
 }

@@ -1,15 +1,15 @@
 //go:build unix
 
-package board
+package benchcpu
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is this process's user and system CPU time: on a machine shared
-// with other work, a steadier figure than the wall time.
-func cpuTime() time.Duration {
+// processCPU is this process's user and system CPU time (getrusage), 0 when
+// it cannot be read.
+func processCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
