@@ -62,10 +62,7 @@ func (f shortFile) WriteAt(p []byte, off int64) (int, error) {
 func TestPendingShortWriteIsNeverLinked(t *testing.T) {
 	for _, short := range []string{"write", "writeat"} {
 		t.Run(short, func(t *testing.T) {
-			e := newEstate(t, classes[0])
-			m, holder := holdLock(t, e)
-			ffs := faultfs.New(e.fsys)
-			refused := firstLinkRefused(ffs)
+			e, holder, ffs, refused, opts := waiterOnHeldLock(t)
 			var on atomic.Bool
 			fsys := shortFS{ffs, short, &on}
 
@@ -73,8 +70,6 @@ func TestPendingShortWriteIsNeverLinked(t *testing.T) {
 			later := first.Add(90*time.Minute + 1500*time.Millisecond)
 			var clock atomic.Pointer[time.Time]
 			clock.Store(&first)
-			opts := fast(m.Spawn())
-			opts.Timeout = 10 * time.Second
 			opts.Now = func() time.Time { return *clock.Load() }
 			if short == "write" {
 				on.Store(true) // the first write of the pending file
@@ -124,14 +119,9 @@ func TestPendingOfAnotherLengthIsNotRewrittenInPlace(t *testing.T) {
 		{"wider", time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC), time.Date(10000, 1, 2, 3, 4, 5, 6e6, time.UTC)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEstate(t, classes[0])
-			m, holder := holdLock(t, e)
-			ffs := faultfs.New(e.fsys)
-			refused := firstLinkRefused(ffs)
+			e, holder, ffs, refused, opts := waiterOnHeldLock(t)
 			var clock atomic.Pointer[time.Time]
 			clock.Store(&tc.first)
-			opts := fast(m.Spawn())
-			opts.Timeout = 10 * time.Second
 			opts.Now = func() time.Time { return *clock.Load() }
 			done := acquireAsync(context.Background(), ffs, opts)
 			receive(t, refused, patience, "the waiter's refused link()")
@@ -157,12 +147,7 @@ func TestPendingOfAnotherLengthIsNotRewrittenInPlace(t *testing.T) {
 // pending file written for each publish never did: the publish writes a
 // fresh one and goes on.
 func TestKeptPendingRemovedDuringTheWait(t *testing.T) {
-	e := newEstate(t, classes[0])
-	m, holder := holdLock(t, e)
-	ffs := faultfs.New(e.fsys)
-	refused := firstLinkRefused(ffs)
-	opts := fast(m.Spawn())
-	opts.Timeout = 10 * time.Second
+	e, holder, ffs, refused, opts := waiterOnHeldLock(t)
 	done := acquireAsync(context.Background(), ffs, opts)
 	receive(t, refused, patience, "the waiter's refused link()")
 	var removed int

@@ -27,6 +27,21 @@ import (
 
 const pendingGlob = "*.pending-*"
 
+// waiterOnHeldLock holds the lock on target in a fresh estate and returns,
+// for a waiter on it: the estate, the hold, a faultfs over the estate's FS
+// to go through, a channel closed at its first refused link(), and its
+// options (fast, on the holder's host, with a timeout of 10 s: a release
+// ends its wait).
+func waiterOnHeldLock(t *testing.T) (*estate, *locking.Hold, *faultfs.FS, <-chan struct{}, locking.Options) {
+	t.Helper()
+	e := newEstate(t, classes[0])
+	m, holder := holdLock(t, e)
+	ffs := faultfs.New(e.fsys)
+	opts := fast(m.Spawn())
+	opts.Timeout = 10 * time.Second
+	return e, holder, ffs, firstLinkRefused(ffs), opts
+}
+
 // endHold checks that h still holds its lock (the fence), releases it, and
 // checks that nothing is left in the folder.
 func endHold(t *testing.T, e *estate, h *locking.Hold) {
@@ -70,18 +85,13 @@ func firstLinkRefused(ffs *faultfs.FS) <-chan struct{} {
 }
 
 func TestWaiterWritesOnePendingFileWithAFreshTime(t *testing.T) {
-	e := newEstate(t, classes[0])
-	m, holder := holdLock(t, e)
-	ffs := faultfs.New(e.fsys)
-	refused := firstLinkRefused(ffs)
+	e, holder, ffs, refused, opts := waiterOnHeldLock(t)
 
 	first := time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC)
 	later := first.Add(90 * time.Minute)
 	var clock atomic.Pointer[time.Time]
 	clock.Store(&first)
 	var pendingSteps atomic.Int32
-	opts := fast(m.Spawn())
-	opts.Timeout = 10 * time.Second // the release ends the wait
 	opts.Now = func() time.Time { return *clock.Load() }
 	opts.OnStep = func(s locking.Step) {
 		if s == locking.StepAcquirePending {
@@ -179,12 +189,7 @@ func TestKeptPendingFileGoesHoweverTheAcquireEnds(t *testing.T) {
 // A rewrite in place that fails ends the acquire with its error, and the
 // pending file goes.
 func TestPendingRewriteFailureEndsTheAcquire(t *testing.T) {
-	e := newEstate(t, classes[0])
-	m, holder := holdLock(t, e)
-	ffs := faultfs.New(e.fsys)
-	refused := firstLinkRefused(ffs)
-	opts := fast(m.Spawn())
-	opts.Timeout = 10 * time.Second
+	e, holder, ffs, refused, opts := waiterOnHeldLock(t)
 	done := acquireAsync(context.Background(), ffs, opts)
 	receive(t, refused, patience, "the waiter's refused link()")
 	ffs.Fail(faultfs.Rule{Op: faultfs.OpWrite, Match: pendingGlob, Err: syscall.ENOSPC})
