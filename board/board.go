@@ -83,7 +83,7 @@ func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 // scan; anything else, and every error, is decided by encoding/json.
 func Parse(name string, data []byte) (Board, error) {
 	if s, ok := scan(data, true, 0); ok {
-		return Board{Items: s.items, raw: s.raw}, nil
+		return Board{Items: s.list, raw: s.raw}, nil
 	}
 	return parseExact(name, data)
 }

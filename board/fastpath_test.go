@@ -74,11 +74,11 @@ func FuzzFastPath(f *testing.F) {
 		if exactErr != nil {
 			t.Fatalf("%q: the fast path takes what parseExact refuses: %v", data, exactErr)
 		}
-		if lean.n != len(exact.Items) || lean.start != s.start || lean.end != s.end || lean.items != nil || lean.found != exact.Has(find) {
+		if lean.N != len(exact.Items) || lean.Start != s.Start || lean.End != s.End || lean.list != nil || lean.found != exact.Has(find) {
 			t.Fatalf("%q: scan without collecting = %+v (find %d); collecting %+v; exact %+v", data, lean, find, s, exact)
 		}
-		if lean.n > 0 && (data[lean.start] != '{' || data[lean.end-1] != '}') {
-			t.Fatalf("%q: the items' bytes %q are not from the first '{' to the last '}'", data, data[lean.start:lean.end])
+		if lean.N > 0 && (data[lean.Start] != '{' || data[lean.End-1] != '}') {
+			t.Fatalf("%q: the items' bytes %q are not from the first '{' to the last '}'", data, data[lean.Start:lean.End])
 		}
 		it := Item{DispatchID: math.MaxInt32, Title: "<new> & \"one\"", AddedAt: "2026-11-29T15:42:59.123Z"}
 		doc := bytes.Join(splice(data, lean, it), nil)
@@ -86,7 +86,7 @@ func FuzzFastPath(f *testing.F) {
 		if err != nil || !slices.Equal(back.Items, append(slices.Clone(exact.Items), it)) {
 			t.Fatalf("%q: the splice %q reads back as %+v, %v; want the items and %+v", data, doc, back, err, it)
 		}
-		if again, ok := scan(doc, false, it.DispatchID); !ok || again.n != lean.n+1 || !again.found {
+		if again, ok := scan(doc, false, it.DispatchID); !ok || again.N != lean.N+1 || !again.found {
 			t.Fatalf("%q: the splice %q is not taken by the fast path (%+v, %v)", data, doc, again, ok)
 		}
 	})
@@ -129,7 +129,7 @@ func TestSpliceIsEncode(t *testing.T) {
 			if got := bytes.Join(parts, nil); !bytes.Equal(got, next.encode()) {
 				t.Errorf("board %d: the splice writes\n%s\nencode writes\n%s", i, got, next.encode())
 			}
-			if s.n > 0 && (len(parts) != 3 || &parts[1][0] != &data[s.start] || len(parts[1]) != s.end-s.start) {
+			if s.N > 0 && (len(parts) != 3 || &parts[1][0] != &data[s.Start] || len(parts[1]) != s.End-s.Start) {
 				t.Errorf("board %d: the old items are not the bytes read, in place", i)
 			}
 		}
@@ -176,7 +176,7 @@ func TestScanSplitIsOneReader(t *testing.T) {
 	data := benchBoard(2000)
 	for _, find := range []int{1, 1999, 2001} {
 		one, ok := scanSplit(data, false, find, len(data)+1)
-		if !ok || one.n != 2000 || one.found != (find <= 2000) {
+		if !ok || one.N != 2000 || one.found != (find <= 2000) {
 			t.Fatalf("one reader: %+v, %v", one, ok)
 		}
 		if got, ok := scanSplit(data, false, find, 0); !ok || !reflect.DeepEqual(got, one) {

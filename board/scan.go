@@ -8,16 +8,26 @@ import (
 
 // scanned is a board read by the fast path.
 type scanned struct {
-	// n is how many items there are; data[start:end] are their bytes as
-	// in the file, from the first item's '{' to the last one's '}' (start
-	// == end when there is none).
-	n, start, end int
-	// found is whether an item has the dispatch id scan was asked to find.
+	// Elems are how many items there are and their bytes as in the file,
+	// from the first item's '{' to the last one's '}' (Start == End when
+	// there is none).
+	jsonscan.Elems
+	// items is the rest of what scan took from the items.
+	items
+}
+
+// items is what scan takes from the items besides their bounds.
+type items struct {
+	// collect is whether to keep each item and its bytes, and find the
+	// dispatch id to look for (both set before the items are read).
+	collect bool
+	find    int
+	// found is whether an item has the dispatch id find.
 	found bool
-	// items and raw are the items and each one's bytes (slices of the
-	// data), only when scan was asked to collect them.
-	items []Item
-	raw   []json.RawMessage
+	// list and raw are the items and each one's bytes (slices of the
+	// data), only when collect.
+	list []Item
+	raw  []json.RawMessage
 }
 
 // scan is the fast path of Parse: it reads the common shape of a board by
@@ -32,7 +42,7 @@ type scanned struct {
 // skipped with its value checked by the whole grammar. Whenever scan says
 // ok, parseExact accepts data with the same items (FuzzFastPath).
 //
-// With collect false it gives only n, the items' bounds and found (whether
+// With collect false it gives only N, the items' bounds and found (whether
 // an item has the dispatch id find), allocating nothing.
 func scan(data []byte, collect bool, find int) (scanned, bool) {
 	return scanSplit(data, collect, find, jsonscan.SplitMin)
@@ -84,13 +94,11 @@ func scanSplit(data []byte, collect bool, find, splitMin int) (scanned, bool) {
 }
 
 // scanItems reads the "items" array into out (see scan). With splitMin
-// bytes or more left, and collect false, it reads it in two halves at
-// once, as the spawn-log's scan does its records: split where the layout
-// between two items is found past the middle (jsonscan.Split), the first
-// half in a goroutine of its own, which must end an item exactly at the
-// split, the second from there in this one; anything else, either half not
-// sure included, and the array is read again by one reader. Either way the
-// result is one reader's.
+// bytes or more left, and collect false, it reads it in two halves at once,
+// as the spawn-log's scan does its records: split where the layout between
+// two items is found past the middle (jsonscan.SplitElems); anything else,
+// the split not sure included, and the array is read by one reader. Either
+// way the result is one reader's.
 func scanItems(s *jsonscan.Scanner, out *scanned, collect bool, find, splitMin int) bool {
 	if !s.Byte('[') {
 		return false
@@ -98,66 +106,43 @@ func scanItems(s *jsonscan.Scanner, out *scanned, collect bool, find, splitMin i
 	if s.Byte(']') {
 		return true
 	}
-	if data, from := s.Data, s.Pos; !collect && len(data)-from >= splitMin {
-		if at := jsonscan.Split(data, from, "}"+itemSep+"{"); at > 0 {
-			var first scanned
-			wait := jsonscan.Go(data, func() bool {
-				s1 := jsonscan.Scanner{Data: data, Pos: from}
-				ended, ok := scanItemRun(&s1, &first, false, find, at)
-				return ok && ended
-			})
-			var second scanned
-			s2 := jsonscan.Scanner{Data: data, Pos: at}
-			ok := s2.Byte(',')
-			if ok {
-				_, ok = scanItemRun(&s2, &second, false, find, -1)
-			}
-			if wait() && ok && first.n > 0 && second.n > 0 {
-				out.n, out.start, out.end = first.n+second.n, first.start, second.end
-				out.found = first.found || second.found
-				s.Pos = s2.Pos
-				return true
-			}
+	out.collect, out.find = collect, find
+	if !collect && len(s.Data)-s.Pos >= splitMin {
+		if e, is, end, ok := jsonscan.SplitElems(s.Data, s.Pos, "}"+itemSep+"{", out.items, scanItemRun, joinItems); ok {
+			out.Elems, out.items, s.Pos = e, is, end
+			return true
 		}
-		s.Pos = from // not sure: read it again, with one reader
+		// not sure: read it again, with one reader
 	}
-	_, ok := scanItemRun(s, out, collect, find, -1)
+	_, ok := scanItemRun(s, &out.Elems, &out.items, -1)
 	return ok
 }
 
-// scanItemRun reads items from s.Pos on, each followed by ',' and the next
-// or by the array's ']' (read too: ok), into out. With stop at 0 or more it
-// also stops, ended true and ok, where an item ends exactly at stop (s.Pos
-// == stop, before the ','); going past stop or reaching the ']' first is
-// not ok.
-func scanItemRun(s *jsonscan.Scanner, out *scanned, collect bool, find, stop int) (ended, ok bool) {
-	for {
-		s.Peek() // to the item's '{'
+// scanItemRun reads items from s.Pos on into e and is, as
+// jsonscan.ReadElems reads elements (to stop, or with stop -1 to the
+// array's ']'): whether one has the id looked for, and when collecting
+// each item and its bytes.
+func scanItemRun(s *jsonscan.Scanner, e *jsonscan.Elems, is *items, stop int) (ended, ok bool) {
+	return jsonscan.ReadElems(s, e, stop, func() bool {
 		begin := s.Pos
-		it, ok := scanItem(s, collect)
+		it, ok := scanItem(s, is.collect)
 		if !ok {
-			return false, false
+			return false
 		}
-		if out.n == 0 {
-			out.start = begin
+		is.found = is.found || it.DispatchID == is.find
+		if is.collect {
+			is.list = append(is.list, it)
+			is.raw = append(is.raw, s.Data[begin:s.Pos:s.Pos])
 		}
-		out.n++
-		out.end = s.Pos
-		out.found = out.found || it.DispatchID == find
-		if collect {
-			out.items = append(out.items, it)
-			out.raw = append(out.raw, s.Data[begin:s.Pos:s.Pos])
-		}
-		switch {
-		case stop >= 0 && s.Pos == stop:
-			return true, true
-		case stop >= 0 && s.Pos > stop:
-			return false, false
-		}
-		if !s.Byte(',') {
-			return false, s.Byte(']') && stop < 0
-		}
-	}
+		return true
+	})
+}
+
+// joinItems returns what the first half of a split read took with the
+// second's put in (not collecting: whether either found the id).
+func joinItems(first, second items) items {
+	first.found = first.found || second.found
+	return first
 }
 
 // The fields of Item, by their bit.

@@ -32,7 +32,7 @@ func BenchmarkScan(b *testing.B) {
 	data := benchBoard(100000)
 	b.SetBytes(int64(len(data)))
 	benchcpu.Loop(b, func() {
-		if s, ok := scan(data, false, 100001); !ok || s.n != 100000 || s.found {
+		if s, ok := scan(data, false, 100001); !ok || s.N != 100000 || s.found {
 			b.Fatalf("scan = %+v, %v", s, ok)
 		}
 	})

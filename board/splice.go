@@ -30,10 +30,10 @@ func splice(data []byte, s scanned, it Item) [][]byte {
 	if err != nil {
 		panic(err) // strings and ints always marshal
 	}
-	if s.n == 0 {
+	if s.N == 0 {
 		return [][]byte{head, append(body, trailer...)}
 	}
 	tail := make([]byte, 0, len(itemSep)+len(body)+len(trailer))
 	tail = append(append(append(tail, itemSep...), body...), trailer...)
-	return [][]byte{head, data[s.start:s.end], tail}
+	return [][]byte{head, data[s.Start:s.End], tail}
 }

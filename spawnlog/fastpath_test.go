@@ -72,11 +72,11 @@ func FuzzFastPath(f *testing.F) {
 		if exactErr != nil {
 			t.Fatalf("%q: the fast path takes what parseExact refuses: %v", data, exactErr)
 		}
-		if lean.nextID != exact.NextID || lean.n != len(exact.Records) || lean.start != s.start || lean.end != s.end || lean.records != nil {
+		if lean.nextID != exact.NextID || lean.N != len(exact.Records) || lean.Start != s.Start || lean.End != s.End || lean.list != nil {
 			t.Fatalf("%q: scan without collecting = %+v; collecting %+v; exact %+v", data, lean, s, exact)
 		}
-		if lean.n > 0 && (data[lean.start] != '{' || data[lean.end-1] != '}') {
-			t.Fatalf("%q: the records' bytes %q are not from the first '{' to the last '}'", data, data[lean.start:lean.end])
+		if lean.N > 0 && (data[lean.Start] != '{' || data[lean.End-1] != '}') {
+			t.Fatalf("%q: the records' bytes %q are not from the first '{' to the last '}'", data, data[lean.Start:lean.End])
 		}
 		if nextFree(lean.nextID) != nil {
 			return
@@ -87,7 +87,7 @@ func FuzzFastPath(f *testing.F) {
 		if err != nil || back.NextID != lean.nextID+1 || !slices.Equal(back.Records, append(slices.Clone(exact.Records), rec)) {
 			t.Fatalf("%q: the splice %q reads back as %+v, %v; want the records and %+v", data, doc, back, err, rec)
 		}
-		if again, ok := scan(doc, false); !ok || again.n != lean.n+1 {
+		if again, ok := scan(doc, false); !ok || again.N != lean.N+1 {
 			t.Fatalf("%q: the splice %q is not taken by the fast path (%+v, %v)", data, doc, again, ok)
 		}
 	})
@@ -136,7 +136,7 @@ func TestSpliceIsEncode(t *testing.T) {
 			if got := bytes.Join(parts, nil); !bytes.Equal(got, next.encode()) || rec != want {
 				t.Errorf("log %d: the splice writes\n%s\nencode writes\n%s", i, got, next.encode())
 			}
-			if s.n > 0 && (len(parts) != 3 || &parts[1][0] != &data[s.start] || len(parts[1]) != s.end-s.start) {
+			if s.N > 0 && (len(parts) != 3 || &parts[1][0] != &data[s.Start] || len(parts[1]) != s.End-s.Start) {
 				t.Errorf("log %d: the old records are not the bytes read, in place", i)
 			}
 		}
@@ -186,7 +186,7 @@ func TestFastPathTakesTheCommonShape(t *testing.T) {
 func TestScanSplitIsOneReader(t *testing.T) {
 	data := benchLog(2000)
 	one, ok := scanSplit(data, false, len(data)+1)
-	if !ok || one.n != 2000 {
+	if !ok || one.N != 2000 {
 		t.Fatalf("one reader: %+v, %v", one, ok)
 	}
 	if got, ok := scanSplit(data, false, 0); !ok || !reflect.DeepEqual(got, one) {

@@ -73,7 +73,7 @@ var (
 // scan; anything else, and every error, is decided by encoding/json.
 func Parse(name string, data []byte) (Log, error) {
 	if s, ok := scan(data, true); ok {
-		return Log{NextID: s.nextID, Records: s.records, raw: s.raw}, nil
+		return Log{NextID: s.nextID, Records: s.list, raw: s.raw}, nil
 	}
 	return parseExact(name, data)
 }

@@ -11,14 +11,25 @@ import (
 type scanned struct {
 	// nextID is the next id, as Parse computes it.
 	nextID int
-	// n is how many records there are; data[start:end] are their bytes as
-	// in the file, from the first record's '{' to the last one's '}'
-	// (start == end when there is none).
-	n, start, end int
-	// records and raw are the records and each one's bytes (slices of the
-	// data), only when scan was asked to collect them.
-	records []Record
-	raw     []json.RawMessage
+	// Elems are how many records there are and their bytes as in the
+	// file, from the first record's '{' to the last one's '}' (Start ==
+	// End when there is none).
+	jsonscan.Elems
+	// records is the rest of what scan took from the records.
+	records
+}
+
+// records is what scan takes from the records besides their bounds.
+type records struct {
+	// collect is whether to keep each record and its bytes (set before
+	// the records are read).
+	collect bool
+	// maxID is the largest id.
+	maxID int
+	// list and raw are the records and each one's bytes (slices of the
+	// data), only when collect.
+	list []Record
+	raw  []json.RawMessage
 }
 
 // The keys of the spawn-log's top-level object, by their bit.
@@ -41,7 +52,7 @@ const (
 // value checked by the whole grammar (jsonscan). Whenever scan says ok,
 // parseExact accepts data with the same next id and records (FuzzFastPath).
 //
-// With collect false it reads the same and gives only nextID, n and the
+// With collect false it reads the same and gives only nextID, N and the
 // records' bounds: what an append needs, allocating nothing.
 func scan(data []byte, collect bool) (scanned, bool) {
 	return scanSplit(data, collect, jsonscan.SplitMin)
@@ -57,7 +68,7 @@ func scanSplit(data []byte, collect bool, splitMin int) (scanned, bool) {
 		return out, false
 	}
 	seen := 0
-	nextID, maxID := 0, 0
+	nextID := 0
 	for {
 		key, ok := s.Key()
 		if !ok {
@@ -77,7 +88,7 @@ func scanSplit(data []byte, collect bool, splitMin int) (scanned, bool) {
 			}
 		case "records":
 			bit = keyRecords
-			if !scanRecords(&s, &out, &maxID, collect, splitMin) {
+			if !scanRecords(&s, &out, collect, splitMin) {
 				return out, false
 			}
 		default:
@@ -94,91 +105,63 @@ func scanSplit(data []byte, collect bool, splitMin int) (scanned, bool) {
 	if !s.Byte('}') || !s.End() || seen != keyVersion|keyNextID|keyRecords {
 		return out, false
 	}
-	out.nextID = max(maxID+1, nextID, 1)
+	out.nextID = max(out.maxID+1, nextID, 1)
 	return out, true
 }
 
 // delim reports whether c may follow a value inside an object.
 func delim(c byte) bool { return c == ',' || c == '}' }
 
-// scanRecords reads the "records" array into out (see scan), and the
-// largest id into *maxID. With splitMin bytes or more left, and collect
-// false, it reads it in two halves at once, split where the layout between
-// two records is found past the middle (jsonscan.Split): the first half
-// from the start in a goroutine of its own, which must end a record exactly
-// at the split (so it is between two records, as one reader would find),
-// the second from there in this one; anything else, either half not sure
-// included, and the array is read again by one reader. Either way the
-// result is one reader's.
-func scanRecords(s *jsonscan.Scanner, out *scanned, maxID *int, collect bool, splitMin int) bool {
+// scanRecords reads the "records" array into out (see scan). With
+// splitMin bytes or more left, and collect false, it reads it in two halves
+// at once, split where the layout between two records is found past the
+// middle (jsonscan.SplitElems); anything else, the split not sure
+// included, and the array is read by one reader. Either way the result is
+// one reader's.
+func scanRecords(s *jsonscan.Scanner, out *scanned, collect bool, splitMin int) bool {
 	if !s.Byte('[') {
 		return false
 	}
 	if s.Byte(']') {
 		return true
 	}
-	if data, from := s.Data, s.Pos; !collect && len(data)-from >= splitMin {
-		if at := jsonscan.Split(data, from, "}"+recordSep+"{"); at > 0 {
-			var first scanned
-			firstMax := 0
-			wait := jsonscan.Go(data, func() bool {
-				s1 := jsonscan.Scanner{Data: data, Pos: from}
-				ended, ok := scanRecordRun(&s1, &first, &firstMax, false, at)
-				return ok && ended
-			})
-			var second scanned
-			secondMax := 0
-			s2 := jsonscan.Scanner{Data: data, Pos: at}
-			ok := s2.Byte(',')
-			if ok {
-				_, ok = scanRecordRun(&s2, &second, &secondMax, false, -1)
-			}
-			if wait() && ok && first.n > 0 && second.n > 0 {
-				out.n, out.start, out.end = first.n+second.n, first.start, second.end
-				*maxID = max(firstMax, secondMax)
-				s.Pos = s2.Pos
-				return true
-			}
+	out.collect = collect
+	if !collect && len(s.Data)-s.Pos >= splitMin {
+		if e, rs, end, ok := jsonscan.SplitElems(s.Data, s.Pos, "}"+recordSep+"{", out.records, scanRecordRun, joinRecords); ok {
+			out.Elems, out.records, s.Pos = e, rs, end
+			return true
 		}
-		s.Pos = from // not sure: read it again, with one reader
+		// not sure: read it again, with one reader
 	}
-	_, ok := scanRecordRun(s, out, maxID, collect, -1)
+	_, ok := scanRecordRun(s, &out.Elems, &out.records, -1)
 	return ok
 }
 
-// scanRecordRun reads records from s.Pos on, each followed by ',' and the
-// next or by the array's ']' (read too: ok), into out and *maxID. With stop
-// at 0 or more it also stops, ended true and ok, where a record ends
-// exactly at stop (s.Pos == stop, before the ','); going past stop or
-// reaching the ']' first is not ok.
-func scanRecordRun(s *jsonscan.Scanner, out *scanned, maxID *int, collect bool, stop int) (ended, ok bool) {
-	for {
-		s.Peek() // to the record's '{'
+// scanRecordRun reads records from s.Pos on into e and rs, as
+// jsonscan.ReadElems reads elements (to stop, or with stop -1 to the
+// array's ']'): each record's id into the largest, and when collecting the
+// record and its bytes.
+func scanRecordRun(s *jsonscan.Scanner, e *jsonscan.Elems, rs *records, stop int) (ended, ok bool) {
+	return jsonscan.ReadElems(s, e, stop, func() bool {
 		begin := s.Pos
-		r, ok := scanRecord(s, collect)
+		r, ok := scanRecord(s, rs.collect)
 		if !ok {
-			return false, false
+			return false
 		}
-		if out.n == 0 {
-			out.start = begin
+		rs.maxID = max(rs.maxID, r.ID)
+		if rs.collect {
+			rs.list = append(rs.list, r)
+			rs.raw = append(rs.raw, s.Data[begin:s.Pos:s.Pos])
 		}
-		out.n++
-		out.end = s.Pos
-		*maxID = max(*maxID, r.ID)
-		if collect {
-			out.records = append(out.records, r)
-			out.raw = append(out.raw, s.Data[begin:s.Pos:s.Pos])
-		}
-		switch {
-		case stop >= 0 && s.Pos == stop:
-			return true, true
-		case stop >= 0 && s.Pos > stop:
-			return false, false
-		}
-		if !s.Byte(',') {
-			return false, s.Byte(']') && stop < 0
-		}
-	}
+		return true
+	})
+}
+
+// joinRecords returns what the first half of a split read took with the
+// second's put in (not collecting: the largest id only).
+func joinRecords(first, second records) records {
+	first.maxID = max(first.maxID, second.maxID)
+	return first
 }
 
 // The fields of Record, by their bit.

@@ -30,7 +30,7 @@ func BenchmarkScan(b *testing.B) {
 	data := benchLog(100000)
 	b.SetBytes(int64(len(data)))
 	benchcpu.Loop(b, func() {
-		if s, ok := scan(data, false); !ok || s.n != 100000 {
+		if s, ok := scan(data, false); !ok || s.N != 100000 {
 			b.Fatalf("scan = %+v, %v", s, ok)
 		}
 	})

@@ -1,0 +1,18 @@
+package board
+
+import "testing"
+
+// The fast scan of an open (collect false) allocates nothing on a board
+// too small to be split: neither its Scanner nor what it takes of the
+// items escapes to the heap through the reader of the array's elements
+// (jsonscan.ReadElems).
+func TestScanAllocatesNothing(t *testing.T) {
+	data := benchBoard(50)
+	if n := testing.AllocsPerRun(20, func() {
+		if s, ok := scan(data, false, 51); !ok || s.N != 50 || s.found {
+			t.Fatalf("scan = %+v, %v", s, ok)
+		}
+	}); n != 0 {
+		t.Errorf("scan allocates %v times; want none", n)
+	}
+}

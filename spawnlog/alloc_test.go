@@ -1,0 +1,18 @@
+package spawnlog
+
+import "testing"
+
+// The fast scan of an append (collect false) allocates nothing on a log
+// too small to be split: neither its Scanner nor what it takes of the
+// records escapes to the heap through the reader of the array's elements
+// (jsonscan.ReadElems).
+func TestScanAllocatesNothing(t *testing.T) {
+	data := benchLog(50)
+	if n := testing.AllocsPerRun(20, func() {
+		if s, ok := scan(data, false); !ok || s.N != 50 {
+			t.Fatalf("scan = %+v, %v", s, ok)
+		}
+	}); n != 0 {
+		t.Errorf("scan allocates %v times; want none", n)
+	}
+}
