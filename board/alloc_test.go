@@ -4,8 +4,8 @@ import "testing"
 
 // The fast scan of an open (collect false) allocates nothing on a board
 // too small to be split: neither its Scanner nor what it takes of the
-// items escapes to the heap through the reader of the array's elements
-// (jsonscan.ReadElems).
+// items escapes to the heap through jsonscan's readers (Elems.Next,
+// Scanner.Object, which takes a closure).
 func TestScanAllocatesNothing(t *testing.T) {
 	data := benchBoard(50)
 	if n := testing.AllocsPerRun(20, func() {

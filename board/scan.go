@@ -54,40 +54,17 @@ func scan(data []byte, collect bool, find int) (scanned, bool) {
 func scanSplit(data []byte, collect bool, find, splitMin int) (scanned, bool) {
 	s := jsonscan.Scanner{Data: data}
 	var out scanned
-	if !s.Byte('{') {
-		return out, false
-	}
 	const keyVersion, keyItems = 1, 2
-	seen := 0
-	for {
-		key, ok := s.Key()
-		if !ok {
-			return out, false
-		}
-		var bit int
+	seen, ok := s.Object(func(key []byte) (int, bool) {
 		switch string(key) {
 		case "version":
-			bit = keyVersion
-			if !s.Byte('1') || (s.Peek() != ',' && s.Peek() != '}') {
-				return out, false
-			}
+			return keyVersion, s.Byte('1') && (s.Peek() == ',' || s.Peek() == '}')
 		case "items":
-			bit = keyItems
-			if !scanItems(&s, &out, collect, find, splitMin) {
-				return out, false
-			}
-		default:
-			return out, false // unknown (refused), or a case variant: parseExact decides
+			return keyItems, scanItems(&s, &out, collect, find, splitMin)
 		}
-		if seen&bit != 0 {
-			return out, false // a duplicate: encoding/json keeps the last one
-		}
-		seen |= bit
-		if !s.Byte(',') {
-			break
-		}
-	}
-	if !s.Byte('}') || !s.End() || seen != keyVersion|keyItems {
+		return 0, false // unknown (refused), or a case variant: parseExact decides
+	})
+	if !ok || !s.End() || seen != keyVersion|keyItems {
 		return out, false
 	}
 	return out, true
@@ -118,24 +95,40 @@ func scanItems(s *jsonscan.Scanner, out *scanned, collect bool, find, splitMin i
 	return ok
 }
 
-// scanItemRun reads items from s.Pos on into e and is, as
-// jsonscan.ReadElems reads elements (to stop, or with stop -1 to the
-// array's ']'): whether one has the id looked for, and when collecting
-// each item and its bytes.
+// scanItemRun reads items from s.Pos on into e and is, each followed by ','
+// and the next or by the array's ']' (read too: ok); with stop at 0 or more
+// it also stops, ended true and ok, where an item ends exactly at stop
+// (s.Pos == stop, before the ','), going past stop or reaching the ']' first
+// not ok (as jsonscan.SplitElems wants its run): whether one has the id
+// looked for, and when collecting each item and its bytes.
 func scanItemRun(s *jsonscan.Scanner, e *jsonscan.Elems, is *items, stop int) (ended, ok bool) {
-	return jsonscan.ReadElems(s, e, stop, func() bool {
+	for {
+		s.Peek() // to the item's '{'
 		begin := s.Pos
 		it, ok := scanItem(s, is.collect)
 		if !ok {
-			return false
+			return false, false
 		}
+		if e.N == 0 {
+			e.Start = begin
+		}
+		e.N++
+		e.End = s.Pos
 		is.found = is.found || it.DispatchID == is.find
 		if is.collect {
 			is.list = append(is.list, it)
 			is.raw = append(is.raw, s.Data[begin:s.Pos:s.Pos])
 		}
-		return true
-	})
+		switch {
+		case stop >= 0 && s.Pos == stop:
+			return true, true
+		case stop >= 0 && s.Pos > stop:
+			return false, false
+		}
+		if !s.Byte(',') {
+			return false, s.Byte(']') && stop < 0
+		}
+	}
 }
 
 // joinItems returns what the first half of a split read took with the

@@ -4,8 +4,8 @@ import "testing"
 
 // The fast scan of an append (collect false) allocates nothing on a log
 // too small to be split: neither its Scanner nor what it takes of the
-// records escapes to the heap through the reader of the array's elements
-// (jsonscan.ReadElems).
+// records escapes to the heap through jsonscan's readers (Elems.Next,
+// Scanner.Object, which takes a closure).
 func TestScanAllocatesNothing(t *testing.T) {
 	data := benchLog(50)
 	if n := testing.AllocsPerRun(20, func() {

@@ -64,45 +64,21 @@ func scan(data []byte, collect bool) (scanned, bool) {
 func scanSplit(data []byte, collect bool, splitMin int) (scanned, bool) {
 	s := jsonscan.Scanner{Data: data}
 	var out scanned
-	if !s.Byte('{') {
-		return out, false
-	}
-	seen := 0
 	nextID := 0
-	for {
-		key, ok := s.Key()
-		if !ok {
-			return out, false
-		}
-		var bit int
+	seen, ok := s.Object(func(key []byte) (int, bool) {
 		switch string(key) {
 		case "version":
-			bit = keyVersion
-			if !s.Byte('1') || !delim(s.Peek()) {
-				return out, false
-			}
+			return keyVersion, s.Byte('1') && delim(s.Peek())
 		case "nextId":
-			bit = keyNextID
-			if nextID, ok = s.Int(); !ok {
-				return out, false
-			}
+			var ok bool
+			nextID, ok = s.Int()
+			return keyNextID, ok
 		case "records":
-			bit = keyRecords
-			if !scanRecords(&s, &out, collect, splitMin) {
-				return out, false
-			}
-		default:
-			return out, false // unknown (refused), or a case variant: the exact parser decides
+			return keyRecords, scanRecords(&s, &out, collect, splitMin)
 		}
-		if seen&bit != 0 {
-			return out, false // a duplicate: encoding/json keeps the last one
-		}
-		seen |= bit
-		if !s.Byte(',') {
-			break
-		}
-	}
-	if !s.Byte('}') || !s.End() || seen != keyVersion|keyNextID|keyRecords {
+		return 0, false // unknown (refused), or a case variant: the exact parser decides
+	})
+	if !ok || !s.End() || seen != keyVersion|keyNextID|keyRecords {
 		return out, false
 	}
 	out.nextID = max(out.maxID+1, nextID, 1)
@@ -137,24 +113,40 @@ func scanRecords(s *jsonscan.Scanner, out *scanned, collect bool, splitMin int) 
 	return ok
 }
 
-// scanRecordRun reads records from s.Pos on into e and rs, as
-// jsonscan.ReadElems reads elements (to stop, or with stop -1 to the
-// array's ']'): each record's id into the largest, and when collecting the
-// record and its bytes.
+// scanRecordRun reads records from s.Pos on into e and rs, each followed by
+// ',' and the next or by the array's ']' (read too: ok); with stop at 0 or
+// more it also stops, ended true and ok, where a record ends exactly at stop
+// (s.Pos == stop, before the ','), going past stop or reaching the ']' first
+// not ok (as jsonscan.SplitElems wants its run): each record's id into the
+// largest, and when collecting the record and its bytes.
 func scanRecordRun(s *jsonscan.Scanner, e *jsonscan.Elems, rs *records, stop int) (ended, ok bool) {
-	return jsonscan.ReadElems(s, e, stop, func() bool {
+	for {
+		s.Peek() // to the record's '{'
 		begin := s.Pos
 		r, ok := scanRecord(s, rs.collect)
 		if !ok {
-			return false
+			return false, false
 		}
+		if e.N == 0 {
+			e.Start = begin
+		}
+		e.N++
+		e.End = s.Pos
 		rs.maxID = max(rs.maxID, r.ID)
 		if rs.collect {
 			rs.list = append(rs.list, r)
 			rs.raw = append(rs.raw, s.Data[begin:s.Pos:s.Pos])
 		}
-		return true
-	})
+		switch {
+		case stop >= 0 && s.Pos == stop:
+			return true, true
+		case stop >= 0 && s.Pos > stop:
+			return false, false
+		}
+		if !s.Byte(',') {
+			return false, s.Byte(']') && stop < 0
+		}
+	}
 }
 
 // joinRecords returns what the first half of a split read took with the

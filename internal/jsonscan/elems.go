@@ -5,58 +5,23 @@ package jsonscan
 // one's last (Start == End when N is 0).
 type Elems struct{ N, Start, End int }
 
-// ReadElems reads an array's elements from s.Pos on, each followed by ','
-// and the next or by the array's ']' (read too: ok), counting them and
-// their bounds into e. Each is read by read, a closure over s called with
-// s.Pos at the element's first byte, which must leave s.Pos just after its
-// last and keep what its caller wants of it, or return false (not sure: so
-// is ReadElems). With stop at 0 or more it also stops, ended true and ok,
-// where an element ends exactly at stop (s.Pos == stop, before the ',');
-// going past stop or reaching the ']' first is not ok.
-//
-// read is a closure, not a function taking s, so that neither s nor what
-// read keeps into escapes to the heap: a scan of a small document
-// allocates nothing.
-func ReadElems(s *Scanner, e *Elems, stop int, read func() bool) (ended, ok bool) {
-	for {
-		s.Peek() // to the element's first byte
-		begin := s.Pos
-		if !read() {
-			return false, false
-		}
-		if e.N == 0 {
-			e.Start = begin
-		}
-		e.N++
-		e.End = s.Pos
-		switch {
-		case stop >= 0 && s.Pos == stop:
-			return true, true
-		case stop >= 0 && s.Pos > stop:
-			return false, false
-		}
-		if !s.Byte(',') {
-			return false, s.Byte(']') && stop < 0
-		}
-	}
-}
-
-// SplitElems reads the elements of an array in data from from on (just
-// after its '[', the array not empty) in two halves at once, split where
-// sep (the layout between two elements, as [Split] takes it) is found past
-// the middle: the first half from from in a goroutine of its own ([Go]),
-// which must end an element exactly at the split (so it is between two
-// elements, as one reader would find), the second from there in this one.
-// Each half is read by a call of run (a reader of elements as [ReadElems]
-// is, from s.Pos to stop or, with stop -1, to the ']') with a Scanner and
-// an Elems of its own and a copy of fresh (what run is to do, nothing read
-// yet); join returns the first half's T with the second's put in.
+// SplitElems reads the elements of an array in data from from on (just after
+// its '[', the array not empty) in two halves at once, split where sep (the
+// layout between two elements, as [Split] takes it) is found past the
+// middle: the first half from from in a goroutine of its own ([Go]), which
+// must end an element exactly at the split (so it is between two elements,
+// as one reader would find), the second from there in this one. Each half is
+// read by a call of run (a reader of elements from s.Pos to stop, where one
+// ends exactly, ended true and ok, or with stop -1 to the ']', read too: ok)
+// with a Scanner and an Elems of its own and a copy of fresh (what run is to
+// do, nothing read yet); join returns the first half's T with the second's
+// put in.
 //
 // It returns the elements' bounds, the joined T and the offset just after
-// the ']', ok; or ok false when not sure (no split found, the first half
-// not ending an element at it, either half not sure), and the caller reads
-// the array again with one reader. When ok, the result is one reader's as
-// long as join gives for the two halves what run gives for the whole (the
+// the ']', ok; or ok false when not sure (no split found, the first half not
+// ending an element at it, either half not sure), and the caller reads the
+// array again with one reader. When ok, the result is one reader's as long
+// as join gives for the two halves what run gives for the whole (the
 // callers' FuzzFastPath checks it on every input).
 func SplitElems[T any](data []byte, from int, sep string, fresh T, run func(s *Scanner, e *Elems, into *T, stop int) (ended, ok bool), join func(first, second T) T) (e Elems, joined T, end int, ok bool) {
 	at := Split(data, from, sep)

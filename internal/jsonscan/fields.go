@@ -25,6 +25,38 @@ func EqualFold(key []byte, word string) bool {
 	return true
 }
 
+// Object reads an object (its '{' next, after whitespace) whose keys are
+// all plain ([Scanner.Key]), each key's value by field (called with s.Pos
+// just after the ':'), which returns the key's bit, 0 for a key whose value
+// it only checked, or ok false (not sure: so is Object). A bit met twice is
+// not ok: a duplicate key, of which encoding/json keeps the last value, is
+// for the exact parser. It returns the bits of the keys met (0 for {}).
+//
+// field is a closure over s, not a function taking s: so neither s nor
+// what field keeps into escapes to the heap.
+func (s *Scanner) Object(field func(key []byte) (bit int, ok bool)) (seen int, ok bool) {
+	if !s.Byte('{') {
+		return 0, false
+	}
+	if s.Byte('}') {
+		return 0, true
+	}
+	for {
+		key, ok := s.Key()
+		if !ok {
+			return 0, false
+		}
+		bit, ok := field(key)
+		if !ok || seen&bit != 0 {
+			return 0, false
+		}
+		seen |= bit
+		if !s.Byte(',') {
+			return seen, s.Byte('}')
+		}
+	}
+}
+
 // StringValue reads the value of a field of type string: a string, or null
 // (which leaves the field as it is, as encoding/json does). When dst is not
 // nil the value is stored in it, decoded exactly as encoding/json decodes
