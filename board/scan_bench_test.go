@@ -1,6 +1,7 @@
 package board
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"testing"
@@ -30,6 +31,22 @@ func benchBoard(n int) []byte {
 // 100k items: its throughput is the scan's share of `pa dispatch open`.
 func BenchmarkScan(b *testing.B) {
 	data := benchBoard(100000)
+	b.SetBytes(int64(len(data)))
+	benchcpu.Loop(b, func() {
+		if s, ok := scan(data, false, 100001); !ok || s.N != 100000 || s.found {
+			b.Fatalf("scan = %+v, %v", s, ok)
+		}
+	})
+}
+
+// BenchmarkScanByKey is BenchmarkScan on the same board compacted (no
+// whitespace): each item read key by key, the fast path's fallback.
+func BenchmarkScanByKey(b *testing.B) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, benchBoard(100000)); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
 	b.SetBytes(int64(len(data)))
 	benchcpu.Loop(b, func() {
 		if s, ok := scan(data, false, 100001); !ok || s.N != 100000 || s.found {

@@ -1,6 +1,8 @@
 package spawnlog
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"testing"
 	"time"
@@ -28,6 +30,22 @@ func benchLog(n int) []byte {
 // `pa dispatch open` at that size.
 func BenchmarkScan(b *testing.B) {
 	data := benchLog(100000)
+	b.SetBytes(int64(len(data)))
+	benchcpu.Loop(b, func() {
+		if s, ok := scan(data, false); !ok || s.N != 100000 {
+			b.Fatalf("scan = %+v, %v", s, ok)
+		}
+	})
+}
+
+// BenchmarkScanByKey is BenchmarkScan on the same log compacted (no
+// whitespace): each record read key by key, the fast path's fallback.
+func BenchmarkScanByKey(b *testing.B) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, benchLog(100000)); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
 	b.SetBytes(int64(len(data)))
 	benchcpu.Loop(b, func() {
 		if s, ok := scan(data, false); !ok || s.N != 100000 {
