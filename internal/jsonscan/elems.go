@@ -3,7 +3,13 @@ package jsonscan
 // Elems is what a reader has read of an array's elements: N of them, whose
 // bytes are Data[Start:End], from the first one's first byte to the last
 // one's last (Start == End when N is 0).
-type Elems struct{ N, Start, End int }
+type Elems struct {
+	// N is how many elements were read.
+	N int
+	// Start and End are the offsets in Data of the first element's first
+	// byte and just after the last one's last.
+	Start, End int
+}
 
 // SplitElems reads the elements of an array in data from from on (just after
 // its '[', the array not empty) in two halves at once, split where sep (the
