@@ -56,8 +56,8 @@ func (e *NotOnBoardError) Unwrap() error { return e.Err }
 // the common shape; a whole encode otherwise). A hold that loses its lock
 // reads the board again in the next.
 //
-// Errors: an *estate.AgentError (nothing touched); a *CorruptError for the
-// board or a *spawnlog.CorruptError (nothing written); the lock's errors
+// Errors: an *estate.AgentError or spawnlog.ErrTitleNotUTF8 (nothing
+// touched); a *CorruptError for the board or a *spawnlog.CorruptError (nothing written); the lock's errors
 // ([spawnlog.Append]); and, once the record has landed, a
 // *locking.NotSyncedError (a folder sync failed after the spawn-log's or
 // the board's rename: both writes landed) or a *NotOnBoardError naming its

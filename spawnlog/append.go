@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/locking"
@@ -49,7 +50,8 @@ type Prepare func(rec Record) (AfterAppend, error)
 // record appended.
 //
 // Errors: an *estate.AgentError (a usage error; nothing is touched) when
-// agent is not a safe name; a *CorruptError when the spawn-log does not
+// agent is not a safe name; [ErrTitleNotUTF8] (nothing is touched either)
+// when title is not valid UTF-8; a *CorruptError when the spawn-log does not
 // parse (it is left byte for byte); an error matching [ErrNoIDLeft] when its
 // nextId is the largest integer (nothing is written); the lock's errors from locking.Update
 // (*locking.TimeoutError, locking.ErrLockLost once the timeout ran out,
@@ -70,6 +72,9 @@ func Append(ctx context.Context, fsys vfs.FS, agent, title string, then AfterApp
 func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepare Prepare, opts locking.Options) (Record, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return Record{}, err
+	}
+	if !utf8.ValidString(title) {
+		return Record{}, ErrTitleNotUTF8
 	}
 	if err := vfs.MkdirAll(fsys, estate.AgentDir(agent), 0o755); err != nil {
 		return Record{}, err

@@ -15,6 +15,12 @@ var ErrCorrupt = errors.New("spawn-log does not parse")
 // already used, so nothing is written.
 var ErrNoIDLeft = errors.New("no id is left for a new dispatch")
 
+// ErrTitleNotUTF8 is returned by [Append] and [AppendPrepared] when the
+// title is not valid UTF-8: a JSON string cannot hold those bytes as they
+// are (encoding/json would write U+FFFD in their place), so the record is
+// refused rather than stored with another title. Nothing is touched.
+var ErrTitleNotUTF8 = errors.New("the title is not valid UTF-8")
+
 // wantShape is what a spawn-log must be, as a *CorruptError says it.
 const wantShape = "want a JSON object with version, nextId and records"
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
@@ -36,8 +37,9 @@ one line naming the holder and the pa dispatch unlock command that clears it
 (with --home when the estate is not the default). Ctrl-C while it waits ends
 it with exit 2, writing nothing.
 
-Exit codes: 0 recorded; 1 usage or bad input (a bad agent name, a spawn-log or
-board that does not parse: nothing is written); 2 the lock is held, the wait
+Exit codes: 0 recorded; 1 usage or bad input (a bad agent name, a title that
+is not valid UTF-8, a spawn-log or board that does not parse: nothing is
+written); 2 the lock is held, the wait
 was interrupted or a file operation of the lock failed (nothing is written),
 or the lock was lost before the board write (the record is in the spawn-log,
 the line names its id). Each exit-2 line leads with the lock and its
@@ -51,6 +53,9 @@ Example:
 func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if err := checkAgent(c.Agent); err != nil {
 		return err
+	}
+	if !utf8.ValidString(c.Title) {
+		return titleNotUTF8()
 	}
 	opts, err := lockOptions(c.Wait)
 	if err != nil {
@@ -72,6 +77,13 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 	}
 	_, err = fmt.Fprintf(out.stdout, "%d\n", rec.ID)
 	return err
+}
+
+// titleNotUTF8 is the usage error of a --title that is not valid UTF-8
+// (spawnlog.ErrTitleNotUTF8): refused before the estate is opened, so
+// nothing is created or written.
+func titleNotUTF8() error {
+	return fail(exitUsage, "--title is not valid UTF-8: a spawn-log is JSON, which cannot hold those bytes as they are; nothing was written")
 }
 
 // openError turns an error of board.OpenDispatch into pa's line and exit
@@ -107,6 +119,8 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 		// Ctrl-C while waiting: a lock outcome (exit 2), not a usage error.
 		n := a.now(fsys, opts)
 		return fail(exitProblem, "%sinterrupted while waiting for it: nothing written; %s", then(n.lead), n.or("the lock is free now, try again"))
+	case errors.Is(err, spawnlog.ErrTitleNotUTF8):
+		return titleNotUTF8()
 	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent),
 		errors.Is(err, spawnlog.ErrNoIDLeft):
 		return fail(exitUsage, "%s", plainError(agent, err))
