@@ -34,8 +34,8 @@ Creates the estate's folder when it is missing (the only command that does).
 
 A lock held by a live process is never broken: after --wait, open fails with
 one line naming the holder and the pa dispatch unlock command that clears it
-(with --home when the estate is not the default). Ctrl-C while it waits ends
-it with exit 2, writing nothing.
+(with --home when the estate is not the default). Ctrl-C (or SIGTERM) while it
+waits ends it with exit 2, writing nothing.
 
 Exit codes: 0 recorded; 1 usage or bad input (a bad agent name, a title that
 is not valid UTF-8, a spawn-log or board that does not parse: nothing is
