@@ -24,7 +24,7 @@
 //
 // [RunFS] runs the cases that need no real process on any vfs.FS (an
 // in-memory one, say), with goroutines as the processes of a fake host:
-// 21 of the 49 rows. A custom FS that passes vfs/vfstest gets the same
+// 22 of the 49 rows. A custom FS that passes vfs/vfstest gets the same
 // proofs there as the OS.
 //
 // The class "no hard links" is [nolinkfs] over the operating system on a
