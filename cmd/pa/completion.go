@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -24,8 +25,8 @@ type completionCmd struct {
 // Help is the command's long help.
 func (c *completionCmd) Help() string {
 	return `Prints the code that makes bash, zsh or fish complete pa's commands, their
-flags and, after --agent, the agents of the estate ($PA_HOME or ~/.pa). The
-code runs this pa binary (by its absolute path) to answer each completion,
+flags and, after --agent, the agents of the estate (the line's --home, else
+$PA_HOME or ~/.pa). The code runs this pa binary (by its absolute path) to answer each completion,
 so print it from the pa you will keep, not from go run.
 
 Load it in the running shell with the line for yours:
@@ -87,8 +88,8 @@ func shellQuote(s string) string {
 // registerCompletion answers a completion request when the shell runs pa
 // with COMP_LINE set: it prints the candidates, one a line, and ends run
 // with exit 0 through kong's exit hook. Without COMP_LINE it does nothing.
-// Agent names are predicted from the estate named by $PA_HOME (or ~/.pa),
-// read-only; folders for --home and fs probe.
+// Agent names are predicted from the estate named by the line's --home, else
+// $PA_HOME (or ~/.pa), read-only; folders for --home and fs probe.
 func registerCompletion(parser *kong.Kong) {
 	if os.Getenv("COMP_LINE") == "" {
 		return
@@ -99,11 +100,18 @@ func registerCompletion(parser *kong.Kong) {
 	)
 }
 
-// predictAgents lists the agents of the estate in $PA_HOME (or ~/.pa): the
+// predictAgents lists the agents of the estate the line being completed
+// names (its --home, as typed: a leading ~/ is the user's home folder, a
+// relative path is from the shell's folder), else $PA_HOME, else ~/.pa: the
 // folders under agents/ whose names are valid agent names. It creates and
 // changes nothing, and lists nothing when there is no estate.
 func predictAgents(complete.Args) []string {
-	home := os.Getenv("PA_HOME")
+	// The predictor's Args hold only the words after the subcommand, so the
+	// global --home is read from the whole line the shell gave.
+	home, ok := homeOnLine(lineWords())
+	if !ok {
+		home = os.Getenv("PA_HOME")
+	}
 	if home == "" {
 		dir, err := os.UserHomeDir()
 		if err != nil {
@@ -122,4 +130,47 @@ func predictAgents(complete.Args) []string {
 		}
 	}
 	return names
+}
+
+// lineWords are the words of the line being completed (COMP_LINE up to
+// COMP_POINT, split at white space as github.com/posener/complete splits
+// it: a quoted value with a space in it is not one word), without the word
+// being typed.
+func lineWords() []string {
+	line := os.Getenv("COMP_LINE")
+	if p, err := strconv.Atoi(os.Getenv("COMP_POINT")); err == nil && p >= 0 && p <= len(line) {
+		line = line[:p]
+	}
+	words := strings.Fields(line)
+	if len(words) > 0 && !strings.HasSuffix(line, " ") && !strings.HasSuffix(line, "\t") {
+		words = words[:len(words)-1]
+	}
+	return words
+}
+
+// homeOnLine is the estate folder that the words of a line being completed
+// give with --home DIR or --home=DIR (the last one wins, as when pa runs),
+// with a leading ~/ (or a lone ~) made the user's home folder as the shell
+// would make it when the line runs. ok is false when no --home is typed, or
+// its value is empty.
+func homeOnLine(words []string) (home string, ok bool) {
+	for i, w := range words {
+		switch {
+		case w == "--home" && i+1 < len(words):
+			home = words[i+1]
+		case strings.HasPrefix(w, "--home="):
+			home = strings.TrimPrefix(w, "--home=")
+		}
+	}
+	if home == "" {
+		return "", false
+	}
+	if home == "~" || strings.HasPrefix(home, "~/") {
+		dir, err := os.UserHomeDir()
+		if err != nil {
+			return "", false
+		}
+		home = filepath.Join(dir, strings.TrimPrefix(home, "~"))
+	}
+	return home, true
 }

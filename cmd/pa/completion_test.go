@@ -57,6 +57,40 @@ func TestCompletionAnswers(t *testing.T) {
 	}
 }
 
+// TestCompletionFollowsHomeOnTheLine: the agents offered after --agent are
+// those of the estate the line names with --home (as DIR, =DIR, or ~/DIR
+// with the user's home folder), not those of $PA_HOME; without --home on
+// the line, $PA_HOME's.
+func TestCompletionFollowsHomeOnTheLine(t *testing.T) {
+	env := t.TempDir() // $PA_HOME
+	user := t.TempDir()
+	typed := filepath.Join(user, "est")
+	for _, d := range []string{filepath.Join(env, "agents", "from-env"), filepath.Join(typed, "agents", "typed")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{"pa --home " + typed + " dispatch open --agent ", []string{"typed"}},
+		{"pa --home=" + typed + " board check --agent ", []string{"typed"}},
+		{"pa --home ~/est dispatch unlock --agent ", []string{"typed"}},
+		{"pa --home /nowhere --home " + typed + " dispatch list --agent ", []string{"typed"}},
+		{"pa dispatch open --agent ", []string{"from-env"}},
+	} {
+		cmd := exec.Command(paBin)
+		cmd.Env = append(os.Environ(), "COMP_LINE="+tc.line, "COMP_POINT="+strconv.Itoa(len(tc.line)), "PA_HOME="+env, "HOME="+user)
+		r := runCmd(t, cmd)
+		got := strings.Fields(r.stdout)
+		slices.Sort(got)
+		if r.code != 0 || !slices.Equal(got, tc.want) {
+			t.Errorf("completing %q: exit %d, got %q, want %q", tc.line, r.code, got, tc.want)
+		}
+	}
+}
+
 // shellOrSkip returns the path of a shell, or skips the test where it is not
 // installed; under CI (CI=true, where .ci/run installs bash, zsh and fish) a
 // missing shell fails the test.
