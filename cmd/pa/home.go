@@ -12,6 +12,7 @@ import (
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/filekind"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
@@ -80,12 +81,35 @@ func (g *globals) openEstate(create bool) (vfs.FS, func(), error) {
 			return nil, nil, g.noEstate()
 		}
 	}
+	if err := agentsFolder(o); err != nil {
+		_ = o.Close()
+		return nil, nil, err
+	}
 	fsys, err := faultFS(o)
 	if err != nil {
 		_ = o.Close()
 		return nil, nil, fail(exitUsage, "%v", err)
 	}
 	return fsys, func() { _ = o.Close() }, nil
+}
+
+// agentsFolder is nil unless the estate's agents/ is there and is no
+// folder (a regular file, say): then it is the usage error (exit 1) saying
+// so in plain words, as board check says it of an agent's files, never a
+// system call's ("readdirent agents: not a directory"). A missing agents/,
+// one that leads out of the estate or that cannot be read is left to the
+// commands, which report it themselves (a folder that can be passed
+// through but not listed still serves a command given --agent).
+func agentsFolder(fsys vfs.FS) error {
+	fi, err := fsys.Stat(estate.AgentsDir)
+	if err != nil || fi.IsDir() {
+		return nil
+	}
+	kind, ok := filekind.Name(fi.Mode())
+	if !ok {
+		kind = "a regular file"
+	}
+	return fail(exitUsage, "%s cannot be read: it is %s, not a folder; look at it and fix or move it by hand", estate.AgentsDir, kind)
 }
 
 // noEstate is the usage error of a read-only command in a folder where
