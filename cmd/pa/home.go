@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -105,11 +106,34 @@ func agentsFolder(fsys vfs.FS) error {
 	if err != nil || fi.IsDir() {
 		return nil
 	}
-	kind, ok := filekind.Name(fi.Mode())
-	if !ok {
-		kind = "a regular file"
+	return fail(exitUsage, "%s cannot be read: it is %s, not a folder; look at it and fix or move it by hand", estate.AgentsDir, fileKind(fi.Mode()))
+}
+
+// agentFolder is nil unless agent's folder (agents/<agent>, the agent
+// given to open, list or unlock) is there and is no folder: then it is the
+// usage error (exit 1) naming it in plain words, the line board check
+// --agent reports as a problem, not a system call's words ("openat
+// agents/<agent>/spawn-log.json: not a directory") nor unlock's advice to
+// run the same unlock again. Anything else is left to the command.
+func agentFolder(fsys vfs.FS, agent string) error {
+	fi, err := fsys.Stat(estate.AgentDir(agent))
+	if err != nil || fi.IsDir() {
+		return nil
 	}
-	return fail(exitUsage, "%s cannot be read: it is %s, not a folder; look at it and fix or move it by hand", estate.AgentsDir, kind)
+	return fail(exitUsage, "%s cannot be read: it is %s, not an agent's folder; look at it and fix or move it by hand",
+		path.Join(estate.AgentsDir, locking.CapForDisplay(agent)), fileKind(fi.Mode()))
+}
+
+// fileKind names the kind of file of mode m for a message: "a regular
+// file", "a named pipe", ...
+func fileKind(m fs.FileMode) string {
+	if kind, ok := filekind.Name(m); ok {
+		return kind
+	}
+	if m.IsRegular() {
+		return "a regular file"
+	}
+	return "not a regular file"
 }
 
 // noEstate is the usage error of a read-only command in a folder where

@@ -48,6 +48,11 @@ func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if err := g.knownAgent(fsys, c.Agent); err != nil {
 		return err
 	}
+	if c.Agent != "" {
+		if err := agentFolder(fsys, c.Agent); err != nil {
+			return err
+		}
+	}
 	agents, err := agentsOf(fsys, c.Agent)
 	if err != nil {
 		return err

@@ -61,6 +61,9 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 	defer closeFS()
+	if err := agentFolder(fsys, c.Agent); err != nil {
+		return err
+	}
 
 	rec, err := board.OpenDispatch(ctx, fsys, c.Agent, c.Title, opts)
 	if err != nil {
