@@ -40,3 +40,37 @@ func TestAgentFolderThatIsAFile(t *testing.T) {
 		}
 	}
 }
+
+// Among every agent, board check reports a regular file under agents/
+// that bears an agent's name as the problem board check --agent reports
+// for it (exit 2, ok false in the envelope), not silently skipped: the
+// health check must not say ok over a file where an agent's folder should
+// be.
+func TestBoardCheckReportsAnAgentFileAmongEveryAgent(t *testing.T) {
+	c := binClasses[0]
+	home := t.TempDir()
+	if r := c.run(t, home, "dispatch", "open", "--agent", "other"); r.code != 0 {
+		t.Fatalf("open: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(home, "agents", "demo"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := "agents/demo cannot be read: it is a regular file, not an agent's folder; look at it and fix or move it by hand"
+	if r := c.run(t, home, "board", "check"); r.code != exitProblem || r.stdout != line+"\n" {
+		t.Errorf("board check: exit %d, stdout %q, stderr %q; want exit 2 and %q", r.code, r.stdout, r.stderr, line)
+	}
+	want := `{"ok":false,"problems":["` + line + `"]}` + "\n"
+	if r := c.run(t, home, "board", "check", "--hook-envelope"); r.code != 0 || r.stdout != want {
+		t.Errorf("board check --hook-envelope: exit %d, stdout %q; want exit 0 and %q", r.code, r.stdout, want)
+	}
+	// A name no agent could have (here a dot file) stays no agent's.
+	if err := os.Remove(filepath.Join(home, "agents", "demo")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "agents", ".DS_Store"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := c.run(t, home, "board", "check"); r.code != 0 || r.stdout != "" {
+		t.Errorf("board check with agents/.DS_Store: exit %d, stdout %q; want exit 0 and nothing", r.code, r.stdout)
+	}
+}
