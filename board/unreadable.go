@@ -29,6 +29,15 @@ func unreadable(err error) bool {
 	return false
 }
 
+// IsUnreadable reports whether err, from reading one of an agent's files
+// (the lock, the spawn-log, the board), says that the file cannot be read
+// as one (not a regular file, a name on its path that is no folder, no
+// permission, a loop of symbolic links, an I/O error): the errors [Check]
+// reports as a [KindUnreadable] problem. A caller that meets one reading
+// the spawn-log or board may say it in the same words with
+// [UnreadableProblem] and its Line.
+func IsUnreadable(err error) bool { return unreadable(err) }
+
 // UnreadableProblem is the [KindUnreadable] problem of agent for err, an
 // error met reading one of its files: Path is the file the error names
 // (err's *fs.PathError; the agent's folder when it names none) and Err says

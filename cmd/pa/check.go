@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/pa-toolkit/pa/board"
@@ -120,6 +121,11 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 	if err != nil {
 		return lines, problems, err
 	}
+	if c.Agent == "" {
+		if agents, err = withAgentFiles(fsys, agents); err != nil {
+			return lines, problems, err
+		}
+	}
 	for _, agent := range agents {
 		ps, err := c.checkOne(fsys, g, agent)
 		if err != nil {
@@ -161,4 +167,30 @@ func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProble
 		out = append(out, jsonProblem{Problem: p, Line: p.Line()})
 	}
 	return out, nil
+}
+
+// withAgentFiles is agents (every agent, agentsOf) and, in name order among
+// them, every name under agents/ that an agent could have but that is no
+// folder and no symbolic link (a regular file, a named pipe): board.Check
+// reports each as a file where an agent's folder should be, as board check
+// --agent does, so that every agent's check does not say ok over it.
+func withAgentFiles(fsys vfs.FS, agents []string) ([]string, error) {
+	entries, err := fsys.ReadDir(estate.AgentsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return agents, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	added := false
+	for _, e := range entries {
+		if e.IsDir() || e.Type()&fs.ModeSymlink != 0 || estate.ValidateAgent(e.Name()) != nil {
+			continue
+		}
+		agents, added = append(agents, e.Name()), true
+	}
+	if added {
+		slices.Sort(agents)
+	}
+	return agents, nil
 }

@@ -222,6 +222,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if err := emptyFlags(kctx, args); err != nil {
 		return report(err)
 	}
+	if err := repeatedFlags(args); err != nil {
+		return report(err)
+	}
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	if err := kctx.Run(&c.globals, &output{stdout: stdout, stderr: stderr}); err != nil {
 		return report(err)
@@ -317,6 +320,44 @@ func emptyFlags(kctx *kong.Context, args []string) error {
 			return fail(exitUsage, "--%s is empty: give %s%s", f.Name, what, leaveOut)
 		}
 		return fail(exitUsage, "%s is set but empty: set it to %s%s", f.Envs[0], what, unset)
+	}
+	return nil
+}
+
+// valueFlags are pa's flags that take a value: given twice, kong keeps the
+// last one silently (see repeatedFlags).
+var valueFlags = []string{"home", "agent", "title", "wait", "stale-window"}
+
+// repeatedFlags is the usage error of a value flag given twice in args
+// (before any "--"), as --flag VALUE or --flag=VALUE: kong would keep the
+// last, so that `unlock --force --agent a --agent b` removed b's lock when
+// the operator meant a's. A flag given once on the command line and once by
+// its environment variable is no repeat: the command line wins, as --help
+// says.
+func repeatedFlags(args []string) error {
+	seen := map[string]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		for _, f := range valueFlags {
+			var v string
+			switch {
+			case a == "--"+f && i+1 < len(args):
+				i++
+				v = args[i]
+			case strings.HasPrefix(a, "--"+f+"="):
+				v = a[len("--"+f+"="):]
+			default:
+				continue
+			}
+			if first, ok := seen[f]; ok {
+				return fail(exitUsage, "--%s is given twice (%s, then %s): give it once", f, strconv.Quote(first), strconv.Quote(v))
+			}
+			seen[f] = v
+			break
+		}
 	}
 	return nil
 }

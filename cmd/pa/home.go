@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/filekind"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
@@ -80,12 +82,58 @@ func (g *globals) openEstate(create bool) (vfs.FS, func(), error) {
 			return nil, nil, g.noEstate()
 		}
 	}
+	if err := agentsFolder(o); err != nil {
+		_ = o.Close()
+		return nil, nil, err
+	}
 	fsys, err := faultFS(o)
 	if err != nil {
 		_ = o.Close()
 		return nil, nil, fail(exitUsage, "%v", err)
 	}
 	return fsys, func() { _ = o.Close() }, nil
+}
+
+// agentsFolder is nil unless the estate's agents/ is there and is no
+// folder (a regular file, say): then it is the usage error (exit 1) saying
+// so in plain words, as board check says it of an agent's files, never a
+// system call's ("readdirent agents: not a directory"). A missing agents/,
+// one that leads out of the estate or that cannot be read is left to the
+// commands, which report it themselves (a folder that can be passed
+// through but not listed still serves a command given --agent).
+func agentsFolder(fsys vfs.FS) error {
+	fi, err := fsys.Stat(estate.AgentsDir)
+	if err != nil || fi.IsDir() {
+		return nil
+	}
+	return fail(exitUsage, "%s cannot be read: it is %s, not a folder; look at it and fix or move it by hand", estate.AgentsDir, fileKind(fi.Mode()))
+}
+
+// agentFolder is nil unless agent's folder (agents/<agent>, the agent
+// given to open, list or unlock) is there and is no folder: then it is the
+// usage error (exit 1) naming it in plain words, the line board check
+// --agent reports as a problem, not a system call's words ("openat
+// agents/<agent>/spawn-log.json: not a directory") nor unlock's advice to
+// run the same unlock again. Anything else is left to the command.
+func agentFolder(fsys vfs.FS, agent string) error {
+	fi, err := fsys.Stat(estate.AgentDir(agent))
+	if err != nil || fi.IsDir() {
+		return nil
+	}
+	return fail(exitUsage, "%s cannot be read: it is %s, not an agent's folder; look at it and fix or move it by hand",
+		path.Join(estate.AgentsDir, locking.CapForDisplay(agent)), fileKind(fi.Mode()))
+}
+
+// fileKind names the kind of file of mode m for a message: "a regular
+// file", "a named pipe", ...
+func fileKind(m fs.FileMode) string {
+	if kind, ok := filekind.Name(m); ok {
+		return kind
+	}
+	if m.IsRegular() {
+		return "a regular file"
+	}
+	return "not a regular file"
 }
 
 // noEstate is the usage error of a read-only command in a folder where

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
 // listCmd is `pa dispatch list`.
@@ -48,6 +50,11 @@ func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if err := g.knownAgent(fsys, c.Agent); err != nil {
 		return err
 	}
+	if c.Agent != "" {
+		if err := agentFolder(fsys, c.Agent); err != nil {
+			return err
+		}
+	}
 	agents, err := agentsOf(fsys, c.Agent)
 	if err != nil {
 		return err
@@ -55,6 +62,10 @@ func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
 	records := []spawnlog.Record{}
 	for _, agent := range agents {
 		log, err := spawnlog.Read(fsys, agent)
+		if err != nil && board.IsUnreadable(err) && !osfs.IsEscape(err) {
+			// A directory in its place, say: in board check's words.
+			return fail(exitUsage, "%s", board.UnreadableProblem(fsys, agent, err).Line())
+		}
 		if err != nil {
 			return fail(exitUsage, "%s", plainError(agent, err))
 		}

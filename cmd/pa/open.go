@@ -66,6 +66,9 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 	defer closeFS()
+	if err := agentFolder(fsys, c.Agent); err != nil {
+		return err
+	}
 
 	rec, err := board.OpenDispatch(ctx, fsys, c.Agent, c.Title, opts)
 	if err != nil {
@@ -132,6 +135,10 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	case lockFault(agent, err):
 		n := a.now(fsys, opts)
 		return fail(exitProblem, "%slock error: %s; nothing was written; %s", then(n.lead), reason(agent, err), n.or("the lock is free now, try again"))
+	case board.IsUnreadable(err) && !osfs.IsEscape(err):
+		// The spawn-log or board cannot be read as a file (a directory in
+		// its place, say): bad input, in board check's words.
+		return fail(exitUsage, "%s", board.UnreadableProblem(fsys, agent, err).Line())
 	}
 	return a.lockError(err, wait)
 }

@@ -70,6 +70,11 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 	defer closeFS()
+	if c.Agent != "" {
+		if err := agentFolder(fsys, c.Agent); err != nil {
+			return err
+		}
+	}
 	agents, err := agentsOf(fsys, c.Agent)
 	if err != nil {
 		return err
