@@ -47,6 +47,12 @@ func TestParseRecord(t *testing.T) {
 		{`{"pid":12,"hostname":null}`, false, false},
 		{`{"pid":12,"token":5}`, false, false},
 		{`{"pid":12}{"pid":13}`, false, false},
+		// A key twice: unreadable, whichever copy a parser would keep.
+		{`{"pid":1,"pid":999999}`, false, false},
+		{`{"pid":12,"hostname":"x","hostname":"y"}`, false, false},
+		{`{"pid":12,"token":"a","p\u0069d":13}`, false, false},
+		{`{"pid":12,"extra":1,"extra":2}`, false, false},
+		{`{"pid":12,"extra":{"a":1,"a":2}}`, true, false}, // only the top level counts
 		{``, false, false},
 		{`null`, false, false},
 	} {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -61,6 +62,37 @@ func TestHostileClaimsBesideADeadLock(t *testing.T) {
 		}
 		if got := e.ls(t); len(got) != len(keep)+1 {
 			t.Errorf("the folder holds %q; want the log and the claims kept", got)
+		}
+	})
+}
+
+// A lock with a key twice at its top level is unreadable, so it is never
+// broken, whichever copy names a dead pid or this host: a live holder
+// {"pid":LIVE,...,"pid":DEAD} (the last copy, which JSON.parse and
+// encoding/json keep, is dead) and {"hostname":"host-a",...,"hostname":
+// other} block the writer until its timeout, and the lock stays byte for
+// byte. Spec: guarantee 2, row R05.
+func TestLockWithAKeyTwiceIsNeverBroken(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		live := m.Spawn()
+		dead := m.Spawn()
+		dead.Kill()
+		for _, lock := range []string{
+			fmt.Sprintf(`{"pid":%d,"hostname":"host-a","token":"0123456789abcdef01234567","acquiredAt":"2026-01-01T00:00:00.000Z","pid":%d}`, live.PID(), dead.PID()),
+			fmt.Sprintf(`{"pid":%d,"hostname":"host-b","token":"0123456789abcdef01234567","acquiredAt":"2026-01-01T00:00:00.000Z","hostname":"host-a"}`, dead.PID()),
+		} {
+			e.writeRaw(t, lockP, []byte(lock))
+			opts := fast(m.Spawn())
+			opts.Timeout = locking.NoWait
+			_, err := locking.Acquire(context.Background(), e.fsys, target, opts)
+			var te *locking.TimeoutError
+			if !errors.As(err, &te) || te.Holder.State != locking.StateUnreadable {
+				t.Errorf("acquire over %s: %v; want a timeout naming an unreadable lock", lock, err)
+			}
+			if got := e.readRaw(t, lockP); string(got) != lock {
+				t.Errorf("the lock %s became %q; want it left byte for byte", lock, got)
+			}
 		}
 	})
 }

@@ -71,9 +71,15 @@ type parsedRecord struct {
 }
 
 // parseRecord parses a lock's bytes. It reports ok=false, an unreadable lock,
-// unless they are one JSON object whose pid is an integer in 1..maxPID and
-// whose hostname, token and acquiredAt, where present, are strings. An
-// unreadable lock is never broken automatically.
+// unless they are one JSON object with no key twice, whose pid is an
+// integer in 1..maxPID and whose hostname, token and acquiredAt, where
+// present, are strings. An unreadable lock is never broken automatically.
+//
+// A key twice ({"pid":1,"pid":999999}) makes the lock unreadable: JSON
+// parsers differ on which one counts (the source design's JSON.parse, like
+// encoding/json, keeps the last), so a reader could judge the holder by a
+// pid or a hostname the writer did not mean, and break a live holder's
+// lock. pa never writes such a lock; only a hand-made one has it.
 func parseRecord(data []byte) (parsedRecord, bool) {
 	if p, ok := parseOwnRecord(data); ok {
 		return p, true
@@ -90,6 +96,9 @@ func parseAnyRecord(data []byte) (parsedRecord, bool) {
 	}
 	if len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0 {
 		return parsedRecord{}, false // trailing data after the object, even a lone '}'
+	}
+	if !keysOnce(data) {
+		return parsedRecord{}, false // a key twice: which one counts is not ours to pick
 	}
 	var p parsedRecord
 	pidRaw, ok := raw["pid"]
@@ -120,6 +129,30 @@ func parseAnyRecord(data []byte) (parsedRecord, bool) {
 		}
 	}
 	return p, true
+}
+
+// keysOnce reports whether the JSON object data (already decoded whole, so
+// well formed) has each key of its top level once, keys compared as
+// decoded ("p\u0069d" is "pid").
+func keysOnce(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		key, isKey := t.(string)
+		if err != nil || !isKey || seen[key] {
+			return false
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // parseAcquiredAt reads an acquiredAt stamp; ok is false when it is missing
