@@ -42,9 +42,14 @@ func canonical() []Board {
 // (and found says whether an item has the id looked for); and the splice
 // of a new item onto it reads back, exactly and fast, as those items and
 // the new one.
+// Its seeds are what encode writes and the hand-written edges of
+// handSeeds.
 func FuzzFastPath(f *testing.F) {
 	for _, b := range canonical() {
 		f.Add(b.encode())
+	}
+	for _, h := range handSeeds() {
+		f.Add([]byte(h))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const name = "agents/a/board/board.json"

@@ -44,9 +44,14 @@ func canonical() []Log {
 // exact parse takes with the same next id and records, in both of the
 // scan's modes; and the splice of an append onto it reads back, exactly and
 // fast, as those records and the new one.
+// Its seeds are what encode writes and the hand-written edges of
+// handSeeds.
 func FuzzFastPath(f *testing.F) {
 	for _, l := range canonical() {
 		f.Add(l.encode())
+	}
+	for _, h := range handSeeds() {
+		f.Add([]byte(h))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const name = "agents/a/spawn-log.json"
