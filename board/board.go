@@ -124,20 +124,34 @@ func parseExact(name string, data []byte) (Board, error) {
 
 // Read reads agent's board (without any lock: the board is written by a
 // rename, so a reader sees one whole version). A missing board is empty.
+// The file is mapped where the FS can, as spawnlog.Read maps the
+// spawn-log: a board that does not parse is refused without being read
+// into memory whole, and the bytes a parsed board keeps are copied out of
+// the mapping (vfs.Detach) before it is released.
 // Errors: an *estate.AgentError, a *CorruptError, the FS's.
 func Read(fsys vfs.FS, agent string) (Board, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return Board{}, err
 	}
 	name := estate.BoardPath(agent)
-	data, _, err := vfs.ReadFile(fsys, name, 0)
+	data, release, _, err := vfs.MapFile(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Board{}, nil
 	}
 	if err != nil {
 		return Board{}, err
 	}
-	return Parse(name, data)
+	defer release()
+	var b Board
+	err = vfs.GuardMapped(name, data, func() (err error) {
+		b, err = Parse(name, data)
+		return err
+	})
+	if err != nil {
+		return Board{}, err
+	}
+	b.raw = vfs.Detach(b.raw, data)
+	return b, nil
 }
 
 // Has reports whether the dispatch id is on the board. It looks at every

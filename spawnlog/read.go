@@ -12,6 +12,12 @@ import (
 // reader sees one whole version). A spawn-log that does not exist yet is an
 // empty log with NextID 1.
 //
+// The file is mapped where the FS can (vfs.MapFile), so that a file that
+// does not parse is refused without being read into memory whole (a
+// spawn-log of gigabytes of garbage costs a board check no more than its
+// first bytes); the bytes a parsed log keeps are copied out of the mapping
+// as one block (vfs.Detach) before it is released.
+//
 // Errors: an *estate.AgentError when agent is not a safe name; a
 // *CorruptError when the file does not parse; the FS's.
 func Read(fsys vfs.FS, agent string) (Log, error) {
@@ -19,12 +25,22 @@ func Read(fsys vfs.FS, agent string) (Log, error) {
 		return Log{}, err
 	}
 	name := estate.SpawnLogPath(agent)
-	data, _, err := vfs.ReadFile(fsys, name, 0)
+	data, release, _, err := vfs.MapFile(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Log{NextID: 1}, nil
 	}
 	if err != nil {
 		return Log{}, err
 	}
-	return Parse(name, data)
+	defer release()
+	var log Log
+	err = vfs.GuardMapped(name, data, func() (err error) {
+		log, err = Parse(name, data)
+		return err
+	})
+	if err != nil {
+		return Log{}, err
+	}
+	log.raw = vfs.Detach(log.raw, data)
+	return log, nil
 }
