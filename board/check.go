@@ -29,7 +29,8 @@ const (
 	// fail until it is repaired by hand.
 	KindCorrupt Kind = "corrupt"
 	// KindUnreadable: the lock, the spawn-log or the board cannot be read
-	// as a file: not a regular file (a directory, a named pipe), a name on
+	// as a file: not a regular file (a directory, a named pipe, a symbolic
+	// link under the lock's name: reported at once, whatever its age), a name on
 	// its path that is not a folder, no permission, an I/O error. Nothing
 	// else of that file is checked (no not-on-board line without both the
 	// spawn-log and the board).
@@ -44,7 +45,8 @@ type Problem struct {
 	// Agent is the agent, whole.
 	Agent string `json:"agent"`
 	// Path is the file the problem is about: the lock (lock-held), the
-	// board (not-on-board) or the file that does not parse (corrupt).
+	// board (not-on-board), the file that does not parse (corrupt) or that
+	// cannot be read as a file (unreadable).
 	Path string `json:"path"`
 	// LockPath is the lock's path, whole (lock-held only; the spec's
 	// `lockPath`, the same as Path there).
@@ -57,7 +59,10 @@ type Problem struct {
 	Err string `json:"error,omitempty"`
 	// Command is the one command that clears the problem, with the whole
 	// agent name and the estate's --home when it is not the default
-	// (lock-held only): it works pasted into another shell.
+	// (lock-held, and unreadable for a lock name holding a symbolic link, a
+	// named pipe, a socket or a device, which `pa dispatch unlock --force`
+	// removes; never for a directory, which no unlock removes): it works
+	// pasted into another shell.
 	Command string `json:"command,omitempty"`
 
 	staleWindow time.Duration
@@ -121,6 +126,10 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	logName := estate.SpawnLogPath(agent)
 	h, err := locking.Inspect(fsys, logName, opts.Lock)
 	switch {
+	case err == nil && h.Mode != 0:
+		// Not a regular file: no writer's lock, reported at once, whatever
+		// its age (no writer can get past it).
+		problems = append(problems, notALock(opts.Home, agent, locking.LockName(logName), h))
 	case err == nil && h.Age > stale:
 		problems = append(problems, Problem{
 			Kind: KindLockHeld, Agent: agent, Path: locking.LockName(logName), LockPath: locking.LockName(logName),
@@ -210,11 +219,6 @@ const ForceWhen = "only once the holder's process is gone or stuck, never while 
 func (p Problem) Line() string {
 	switch p.Kind {
 	case KindLockHeld:
-		if p.holder.Mode.IsDir() {
-			// No unlock removes a directory, --force included.
-			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; no unlock removes a directory: look at it and remove it by hand",
-				estate.Display(p.Agent, p.Path), p.holder.Describe(), FormatWindow(p.staleWindow))
-		}
 		if p.holder.State == locking.StateUnreadable {
 			// No pid to lead with: the lock itself is the subject.
 			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; use --force %s",
@@ -232,6 +236,9 @@ func (p Problem) Line() string {
 	case KindCorrupt:
 		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	case KindUnreadable:
+		if p.holder.Mode != 0 {
+			return notALockLine(p)
+		}
 		return fmt.Sprintf("%s cannot be read: %s; look at it and fix or move it by hand", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	}
 	return string(p.Kind)
