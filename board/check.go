@@ -29,7 +29,8 @@ const (
 	// fail until it is repaired by hand.
 	KindCorrupt Kind = "corrupt"
 	// KindUnreadable: the lock, the spawn-log or the board cannot be read
-	// as a file: not a regular file (a directory, a named pipe), a name on
+	// as a file: not a regular file (a directory, a named pipe, a symbolic
+	// link under the lock's name: reported at once, whatever its age), a name on
 	// its path that is not a folder, no permission, an I/O error. Nothing
 	// else of that file is checked (no not-on-board line without both the
 	// spawn-log and the board).
@@ -44,7 +45,8 @@ type Problem struct {
 	// Agent is the agent, whole.
 	Agent string `json:"agent"`
 	// Path is the file the problem is about: the lock (lock-held), the
-	// board (not-on-board) or the file that does not parse (corrupt).
+	// board (not-on-board), the file that does not parse (corrupt) or that
+	// cannot be read as a file (unreadable).
 	Path string `json:"path"`
 	// LockPath is the lock's path, whole (lock-held only; the spec's
 	// `lockPath`, the same as Path there).
@@ -57,7 +59,10 @@ type Problem struct {
 	Err string `json:"error,omitempty"`
 	// Command is the one command that clears the problem, with the whole
 	// agent name and the estate's --home when it is not the default
-	// (lock-held only): it works pasted into another shell.
+	// (lock-held, and unreadable for a lock name holding a symbolic link, a
+	// named pipe, a socket or a device, which `pa dispatch unlock --force`
+	// removes; never for a directory, which no unlock removes): it works
+	// pasted into another shell.
 	Command string `json:"command,omitempty"`
 
 	staleWindow time.Duration
@@ -89,6 +94,16 @@ type CheckOptions struct {
 	// StaleWindow is how long a lock may be held before it is reported:
 	// zero means locking.DefaultStaleWindow (60 s).
 	StaleWindow time.Duration
+	// InFlightGrace is how long Check waits, at most, when a dispatch of
+	// the spawn-log is not on the board and the spawn-log lock is held by
+	// a holder alive on this host or on another host, which may be the
+	// writer of that dispatch between its commit and its board write: until
+	// that hold is gone, then the board is read again and only the
+	// dispatches still missing are reported. Zero means
+	// DefaultInFlightGrace (1 s); a negative value, no wait (the board is
+	// still read again once). A lock that is free, dead or unreadable is
+	// never waited for.
+	InFlightGrace time.Duration
 	// Home is the estate's folder as the commands a problem names should
 	// give it (absolute), or "" for the default estate (~/.pa): see
 	// [Program].
@@ -100,8 +115,21 @@ type CheckOptions struct {
 // acquiredAt and the file time), every dispatch of the spawn-log not on the
 // board, a spawn-log or board that does not parse, and a lock, spawn-log or
 // board that cannot be read as a file (a directory, a named pipe, no
-// permission: [KindUnreadable]). It is read-only: it never writes, breaks
-// or sweeps. Errors: an *estate.AgentError; any other error of the FS (a
+// permission: [KindUnreadable]; a lock name that holds no regular file is
+// reported at once, whatever its age). It is read-only: it never writes,
+// breaks or sweeps.
+//
+// The spawn-log is read once, then the board. A dispatch missing from that
+// board is not reported at once: `pa dispatch open` commits its record
+// before it writes its board item, both under the lock, so the check may
+// have read the board between the two. When the lock is then held by a
+// holder alive on this host or on another host, Check waits until that
+// hold is gone, up to opts.InFlightGrace (1 s by default; polling the lock
+// every 5 ms); when it is free, dead or unreadable it does not wait. Either
+// way it reads the board again and reports only the dispatches still
+// missing: a dispatch whose writer is still writing it past the grace, or
+// whose writer died or lost its lock before its board write (row R24), is
+// reported. Errors: an *estate.AgentError; any other error of the FS (a
 // name leading out of the estate, say), which callers may report with
 // [UnreadableProblem].
 func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
@@ -121,6 +149,10 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	logName := estate.SpawnLogPath(agent)
 	h, err := locking.Inspect(fsys, logName, opts.Lock)
 	switch {
+	case err == nil && h.Mode != 0:
+		// Not a regular file: no writer's lock, reported at once, whatever
+		// its age (no writer can get past it).
+		problems = append(problems, notALock(opts.Home, agent, locking.LockName(logName), h))
 	case err == nil && h.Age > stale:
 		problems = append(problems, Problem{
 			Kind: KindLockHeld, Agent: agent, Path: locking.LockName(logName), LockPath: locking.LockName(logName),
@@ -144,18 +176,43 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	if err != nil {
 		return corrupt(fsys, problems, agent, err)
 	}
+	missing := notOnBoard(log.Records, b)
+	if len(missing) == 0 {
+		return problems, nil
+	}
+	// A dispatch whose writer committed it and is still writing its board
+	// item is not missing: wait for that writer's release (a bounded
+	// grace), then read the board again (never the spawn-log: a record
+	// committed since is not looked at).
+	grace := opts.InFlightGrace
+	if grace == 0 {
+		grace = DefaultInFlightGrace
+	}
+	waitInFlight(fsys, logName, opts.Lock, grace)
+	if b, err = Read(fsys, agent); err != nil {
+		return corrupt(fsys, problems, agent, err)
+	}
+	for _, r := range notOnBoard(missing, b) {
+		problems = append(problems, Problem{Kind: KindNotOnBoard, Agent: agent, Path: estate.BoardPath(agent), DispatchID: r.ID})
+	}
+	return problems, nil
+}
+
+// notOnBoard returns the records whose dispatch is not on b, in order.
+func notOnBoard(records []spawnlog.Record, b Board) []spawnlog.Record {
 	// One set of the board's ids, so the check is linear in the records
 	// and items, not their product.
 	onBoard := make(map[int]struct{}, len(b.Items))
 	for _, it := range b.Items {
 		onBoard[it.DispatchID] = struct{}{}
 	}
-	for _, r := range log.Records {
+	var missing []spawnlog.Record
+	for _, r := range records {
 		if _, ok := onBoard[r.ID]; !ok {
-			problems = append(problems, Problem{Kind: KindNotOnBoard, Agent: agent, Path: estate.BoardPath(agent), DispatchID: r.ID})
+			missing = append(missing, r)
 		}
 	}
-	return problems, nil
+	return missing
 }
 
 // corrupt adds a corrupt problem for err when it is a parse error, an
@@ -210,11 +267,6 @@ const ForceWhen = "only once the holder's process is gone or stuck, never while 
 func (p Problem) Line() string {
 	switch p.Kind {
 	case KindLockHeld:
-		if p.holder.Mode.IsDir() {
-			// No unlock removes a directory, --force included.
-			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; no unlock removes a directory: look at it and remove it by hand",
-				estate.Display(p.Agent, p.Path), p.holder.Describe(), FormatWindow(p.staleWindow))
-		}
 		if p.holder.State == locking.StateUnreadable {
 			// No pid to lead with: the lock itself is the subject.
 			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; use --force %s",
@@ -232,6 +284,9 @@ func (p Problem) Line() string {
 	case KindCorrupt:
 		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	case KindUnreadable:
+		if p.holder.Mode != 0 {
+			return notALockLine(p)
+		}
 		return fmt.Sprintf("%s cannot be read: %s; look at it and fix or move it by hand", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	}
 	return string(p.Kind)

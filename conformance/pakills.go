@@ -12,11 +12,18 @@ import (
 // rename (the pafault build, PA_FAULT_STEP): the record is in the
 // spawn-log, the next open clears the dead holder's lock at once (--wait
 // 0) and exits 0, nothing is lost, and board check names the killed
-// dispatch, which never reached its board.
+// dispatch, which never reached its board, before the next open (the dead
+// holder's lock still there) and after.
 func paOpenKilledAfterCommit(t *testing.T, s *site) {
 	r := s.paKilled(t, "commit:renamed", "dispatch", "open", "--agent", agent)
 	if r.code == 0 || r.stdout != "" {
 		t.Fatalf("the killed open: exit %d, stdout %q; want it killed before printing", r.code, r.stdout)
+	}
+	// Its lock is still there, its holder dead: board check does not wait
+	// for it and names the dispatch that never reached its board.
+	notOnBoard := "dispatch 1 is in agents/demo/spawn-log.json but not on the board agents/demo/board/board.json\n"
+	if r := s.pa(t, "board", "check", "--agent", agent); r.code != 2 || r.stdout != notOnBoard {
+		t.Errorf("board check with the killed open's lock: exit %d, stdout %q, stderr %q; want dispatch 1 named as not on the board", r.code, r.stdout, r.stderr)
 	}
 	if r := s.pa(t, "dispatch", "open", "--agent", agent, "--wait", "0"); r.code != 0 || r.stdout != "2\n" {
 		t.Fatalf("the next open: exit %d, stdout %q, stderr %q; want exit 0 at once and id 2", r.code, r.stdout, r.stderr)
@@ -27,7 +34,7 @@ func paOpenKilledAfterCommit(t *testing.T, s *site) {
 		t.Errorf("list: %q (%v); want records 1 and 2", r.stdout, err)
 	}
 	r = s.pa(t, "board", "check", "--agent", agent)
-	if r.code != 2 || r.stdout != "dispatch 1 is in agents/demo/spawn-log.json but not on the board agents/demo/board/board.json\n" {
+	if r.code != 2 || r.stdout != notOnBoard {
 		t.Errorf("board check: exit %d, stdout %q; want dispatch 1 named as not on the board", r.code, r.stdout)
 	}
 }

@@ -27,7 +27,9 @@ func (c *checkCmd) Help() string {
 	return `Reports, for one agent or every agent: a spawn-log lock held longer than the
 stale window (--stale-window, default 60s), with its holder and the pa
 dispatch unlock command; every dispatch of the spawn-log that is not on the
-board; a spawn-log or board that does not parse; a lock, spawn-log or board
+board (one that a pa dispatch open still holding the lock, alive on this host
+or on another, has committed and not yet put on the board is waited for, up
+to 1s, and is not reported once it is there); a spawn-log or board that does not parse; a lock, spawn-log or board
 that cannot be read as a file (a directory or a named pipe in its place, no
 permission, an I/O error: --json kind "unreadable"); without --agent, an
 agent folder that is a symbolic link out of the estate (never followed).

@@ -72,3 +72,47 @@ func TestBoardCheckHookEnvelopeWinsOverJSON(t *testing.T) {
 		t.Errorf("board check --help: %q; want it to say that --hook-envelope wins over --json", r.stdout)
 	}
 }
+
+// Real `pa dispatch open` processes, one after another, raced by `pa board
+// check` runs: no check reports a dispatch as not on the board (each open
+// writes its board item before it releases the lock, and the check waits
+// for a live holder), and at the end every dispatch is on the board.
+func TestBoardCheckRacingOpensGivesNoFalseAlarm(t *testing.T) {
+	const opens = 20
+	home := t.TempDir()
+	c := binClasses[0]
+	if r := c.run(t, home, "dispatch", "open", "--agent", "demo"); r.code != 0 {
+		t.Fatalf("first open: exit %d, %q", r.code, r.stderr)
+	}
+	done := make(chan []result, 1)
+	go func() {
+		var failed []result
+		for range opens {
+			if r := c.run(t, home, "dispatch", "open", "--agent", "demo"); r.code != 0 {
+				failed = append(failed, r)
+			}
+		}
+		done <- failed
+	}()
+	checks := 0
+	for {
+		select {
+		case failed := <-done:
+			for _, r := range failed {
+				t.Errorf("an open: exit %d, stderr %q", r.code, r.stderr)
+			}
+			if checks == 0 {
+				t.Log("no check ran while the opens did")
+			}
+			if r := c.run(t, home, "board", "check", "--agent", "demo"); r.code != 0 || r.stdout != "" {
+				t.Errorf("the check after the opens: exit %d, stdout %q, stderr %q; want exit 0 and nothing", r.code, r.stdout, r.stderr)
+			}
+			return
+		default:
+		}
+		checks++
+		if r := c.run(t, home, "board", "check", "--agent", "demo"); r.code != 0 || r.stdout != "" {
+			t.Errorf("check %d while the opens run: exit %d, stdout %q, stderr %q; want exit 0 and nothing", checks, r.code, r.stdout, r.stderr)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -76,13 +77,7 @@ func TestLockNameThatIsNoFile(t *testing.T) {
 				if r.took < 300*time.Millisecond || r.took > 10*time.Second {
 					t.Errorf("open --wait 300ms took %s; want about 300ms, never a hang", r.took)
 				}
-				r = c.run(t, home, "board", "check", "--agent", "demo", "--stale-window", "1ms")
-				if r.code != 2 || !strings.HasPrefix(r.stdout, "pa dispatch unlock: agents/demo/spawn-log.json.lock is not a regular file ("+k.shown) {
-					t.Errorf("board check: exit %d, stdout %q; want exit 2 and the lock named", r.code, r.stdout)
-				}
-				if k.name == "directory" && (strings.Contains(r.stdout, "--force") || !strings.Contains(r.stdout, "remove it by hand")) {
-					t.Errorf("board check: %q; want it to say to remove the directory by hand, not --force", r.stdout)
-				}
+				boardCheckNamesNoFile(t, c, home, k.name, k.shown)
 				r = c.run(t, home, "dispatch", "unlock", "--agent", "demo")
 				if r.code != 2 || !strings.Contains(r.stderr, advice) {
 					t.Errorf("unlock: exit %d, stderr %q; want exit 2 naming %q", r.code, r.stderr, advice)
@@ -223,5 +218,50 @@ func TestEveryAgentReportsAFolderLeadingOutOfTheEstate(t *testing.T) {
 	}
 	if got := estatetest.Snapshot(t, outside); !maps.Equal(got, out) {
 		t.Errorf("outside the estate changed:\nbefore %q\nafter  %q", out, got)
+	}
+}
+
+// boardCheckNamesNoFile: board check, with the default stale window (the
+// name is reported at once, whatever its age), gives one unreadable problem
+// saying what is under the lock name (shown) and what to do, in the plain,
+// --json and --hook-envelope output (the envelope exits 0): remove a
+// directory by hand, with no command and no --force; anything else by hand
+// or with pa dispatch unlock --force, its command.
+func boardCheckNamesNoFile(t *testing.T, c binClass, home, kind, shown string) {
+	t.Helper()
+	line := "agents/demo/spawn-log.json.lock cannot be read: it is " + shown + ", not a lock; "
+	command := board.Program(home) + " dispatch unlock --force --agent demo" // the one unlock --force below runs
+	switch kind {
+	case "directory":
+		line += "no pa dispatch unlock removes a directory: look at it and remove it by hand"
+		command = ""
+	case "fifo":
+		line += "look at it, then remove it by hand or with pa dispatch unlock --force"
+	default:
+		line += "look at it, then remove it by hand or with pa dispatch unlock --force (the link, never its target)"
+	}
+	r := c.run(t, home, "board", "check", "--agent", "demo")
+	if r.code != 2 || r.stdout != line+"\n" {
+		t.Errorf("board check: exit %d, stdout %q, stderr %q; want exit 2 and %q", r.code, r.stdout, r.stderr, line)
+	}
+	r = c.run(t, home, "board", "check", "--agent", "demo", "--json")
+	var out struct{ Problems []map[string]any }
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || r.code != 2 || len(out.Problems) != 1 {
+		t.Fatalf("board check --json: exit %d, stdout %q (%v); want exit 2 and one problem", r.code, r.stdout, err)
+	}
+	p := out.Problems[0]
+	if p["kind"] != "unreadable" || p["path"] != "agents/demo/spawn-log.json.lock" || p["error"] != "it is "+shown+", not a lock" || p["line"] != line {
+		t.Errorf("board check --json: %v; want kind unreadable, the lock, what it is and the line %q", p, line)
+	}
+	if got, ok := p["command"]; command == "" && ok || command != "" && got != command {
+		t.Errorf("board check --json: command %v (present %v); want %q", got, ok, command)
+	}
+	r = c.run(t, home, "board", "check", "--agent", "demo", "--hook-envelope")
+	var env struct {
+		OK       *bool
+		Problems []string
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || r.code != 0 || env.OK == nil || *env.OK || len(env.Problems) != 1 || env.Problems[0] != line {
+		t.Errorf("board check --hook-envelope: exit %d, stdout %q (%v); want exit 0 and the one line %q", r.code, r.stdout, err, line)
 	}
 }
