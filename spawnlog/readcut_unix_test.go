@@ -69,3 +69,25 @@ func TestReadOfAMappingCutShortIsAnError(t *testing.T) {
 		t.Fatalf("Read of a mapping cut short: %v; want an error wrapping vfs.ErrChanged", err)
 	}
 }
+
+// Read of a mapped spawn-log cut short once it is parsed, while the bytes the
+// result keeps are copied out of the mapping, is an error wrapping
+// vfs.ErrChanged too, not a crash: the copy is guarded as the parse is.
+func TestReadOfAMappingCutAfterTheParseIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	o, err := osfs.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := writeLog(t, dir, benchLog(2000))
+	afterParse = func() {
+		if err := os.Truncate(name, 0); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { afterParse = func() {} }()
+	_, err = Read(o, "demo")
+	if !errors.Is(err, vfs.ErrChanged) {
+		t.Fatalf("Read of a mapping cut short after the parse: %v; want an error wrapping vfs.ErrChanged", err)
+	}
+}
