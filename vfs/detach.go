@@ -12,6 +12,10 @@ import "unsafe"
 // runs past its end (into room past len(data)) gets a heap copy of its own
 // instead, of its length and capacity. parts is changed in place and
 // returned.
+//
+// The copy reads the whole of data: for a mapping, call Detach inside
+// [GuardMapped], so that a file cut short meanwhile is an error, not a
+// crash.
 func Detach[S ~[]byte](parts []S, data []byte) []S {
 	if len(data) == 0 {
 		return parts
