@@ -128,7 +128,9 @@ func parseExact(name string, data []byte) (Board, error) {
 // spawn-log: a board that does not parse is refused without being read
 // into memory whole, and the bytes a parsed board keeps are copied out of
 // the mapping (vfs.Detach) before it is released.
-// Errors: an *estate.AgentError, a *CorruptError, the FS's.
+// Errors: an *estate.AgentError, a *CorruptError, a *fs.PathError wrapping
+// vfs.ErrChanged when the mapped board was cut short while it was parsed
+// or copied out, the FS's.
 func Read(fsys vfs.FS, agent string) (Board, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return Board{}, err
@@ -144,13 +146,17 @@ func Read(fsys vfs.FS, agent string) (Board, error) {
 	defer release()
 	var b Board
 	err = vfs.GuardMapped(name, data, func() (err error) {
-		b, err = Parse(name, data)
-		return err
+		if b, err = Parse(name, data); err != nil {
+			return err
+		}
+		afterParse()
+		// The copy reads the mapping too: a cut meanwhile faults here.
+		b.raw = vfs.Detach(b.raw, data)
+		return nil
 	})
 	if err != nil {
 		return Board{}, err
 	}
-	b.raw = vfs.Detach(b.raw, data)
 	return b, nil
 }
 
@@ -192,3 +198,7 @@ func (b Board) encode() []byte {
 	}
 	return append(out, '\n')
 }
+
+// afterParse is called by Read once the mapped file is parsed, before its
+// kept bytes are copied out: a test cuts the file there.
+var afterParse = func() {}

@@ -19,7 +19,9 @@ import (
 // as one block (vfs.Detach) before it is released.
 //
 // Errors: an *estate.AgentError when agent is not a safe name; a
-// *CorruptError when the file does not parse; the FS's.
+// *CorruptError when the file does not parse; a *fs.PathError wrapping
+// vfs.ErrChanged when the mapped file was cut short while it was parsed or
+// copied out; the FS's.
 func Read(fsys vfs.FS, agent string) (Log, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return Log{}, err
@@ -35,12 +37,20 @@ func Read(fsys vfs.FS, agent string) (Log, error) {
 	defer release()
 	var log Log
 	err = vfs.GuardMapped(name, data, func() (err error) {
-		log, err = Parse(name, data)
-		return err
+		if log, err = Parse(name, data); err != nil {
+			return err
+		}
+		afterParse()
+		// The copy reads the mapping too: a cut meanwhile faults here.
+		log.raw = vfs.Detach(log.raw, data)
+		return nil
 	})
 	if err != nil {
 		return Log{}, err
 	}
-	log.raw = vfs.Detach(log.raw, data)
 	return log, nil
 }
+
+// afterParse is called by Read once the mapped file is parsed, before its
+// kept bytes are copied out: a test cuts the file there.
+var afterParse = func() {}

@@ -8,8 +8,14 @@ import "unsafe"
 // not slices of data are kept as they are. The copy is made only when some
 // part needs it, and it is one block for all of them (the memory of one
 // read of the file, as [ReadFile] would take). Each moved part keeps its
-// length and capacity, capped at data's end. parts is changed in place and
+// length and capacity, capped at data's end. A part that begins in data but
+// runs past its end (into room past len(data)) gets a heap copy of its own
+// instead, of its length and capacity. parts is changed in place and
 // returned.
+//
+// The copy reads the whole of data: for a mapping, call Detach inside
+// [GuardMapped], so that a file cut short meanwhile is an error, not a
+// crash.
 func Detach[S ~[]byte](parts []S, data []byte) []S {
 	if len(data) == 0 {
 		return parts
@@ -24,11 +30,15 @@ func Detach[S ~[]byte](parts []S, data []byte) []S {
 		if addr < base || addr-base >= uintptr(len(data)) {
 			continue
 		}
+		off := int(addr - base)
+		if len(p) > len(data)-off {
+			parts[i] = S(append(make([]byte, 0, cap(p)), p...))
+			continue
+		}
 		if heap == nil {
 			heap = make([]byte, len(data))
 			copy(heap, data)
 		}
-		off := int(addr - base)
 		c := min(cap(p), len(data)-off)
 		parts[i] = S(heap[off : off+len(p) : off+c])
 	}

@@ -149,23 +149,26 @@ func lineWords() []string {
 }
 
 // homeOnLine is the estate folder that the words of a line being completed
-// give with --home DIR or --home=DIR (the last one wins, as when pa runs),
-// with a leading ~/ (or a lone ~) made the user's home folder as the shell
-// would make it when the line runs. ok is false when no --home is typed, or
-// its value is empty.
+// give with --home DIR or --home=DIR (the last one wins, as when pa runs).
+// A leading ~/ (or a lone ~) of a DIR that is a word of its own is made the
+// user's home folder, as the shell makes it when the line runs; in
+// --home=~/DIR the shell leaves the ~ as it is (bash, zsh and fish expand
+// a ~ only at a word's start), so pa takes a folder named ~ and so does
+// this. ok is false when no --home is typed, or its value is empty.
 func homeOnLine(words []string) (home string, ok bool) {
+	word := false // home is a word of its own, which the shell expands
 	for i, w := range words {
 		switch {
 		case w == "--home" && i+1 < len(words):
-			home = words[i+1]
+			home, word = words[i+1], true
 		case strings.HasPrefix(w, "--home="):
-			home = strings.TrimPrefix(w, "--home=")
+			home, word = strings.TrimPrefix(w, "--home="), false
 		}
 	}
 	if home == "" {
 		return "", false
 	}
-	if home == "~" || strings.HasPrefix(home, "~/") {
+	if word && (home == "~" || strings.HasPrefix(home, "~/")) {
 		dir, err := os.UserHomeDir()
 		if err != nil {
 			return "", false

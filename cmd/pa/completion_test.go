@@ -79,9 +79,19 @@ func TestCompletionFollowsHomeOnTheLine(t *testing.T) {
 		{"pa --home ~/est dispatch unlock --agent ", []string{"typed"}},
 		{"pa --home /nowhere --home " + typed + " dispatch list --agent ", []string{"typed"}},
 		{"pa dispatch open --agent ", []string{"from-env"}},
+		// The shell leaves the ~ of --home=~/DIR as it is: pa would take
+		// a folder named ~ (none here), not the user's home folder.
+		{"pa --home=~/est dispatch open --agent ", nil},
+		// Only the words before the cursor count: a --home after it is
+		// not on the line yet.
+		{"pa --home " + typed + " dispatch open --agent |--home /nowhere --json", []string{"typed"}},
 	} {
 		cmd := exec.Command(paBin)
-		cmd.Env = append(os.Environ(), "COMP_LINE="+tc.line, "COMP_POINT="+strconv.Itoa(len(tc.line)), "PA_HOME="+env, "HOME="+user)
+		line, point := tc.line, len(tc.line)
+		if i := strings.Index(line, "|"); i >= 0 {
+			line, point = line[:i]+line[i+1:], i
+		}
+		cmd.Env = append(os.Environ(), "COMP_LINE="+line, "COMP_POINT="+strconv.Itoa(point), "PA_HOME="+env, "HOME="+user)
 		r := runCmd(t, cmd)
 		got := strings.Fields(r.stdout)
 		slices.Sort(got)
