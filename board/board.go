@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 
 	"github.com/pa-toolkit/pa/estate"
@@ -92,6 +93,11 @@ func Parse(name string, data []byte) (Board, error) {
 // its message.
 func parseExact(name string, data []byte) (Board, error) {
 	corrupt := func(err error) (Board, error) { return Board{}, &CorruptError{Path: name, Err: err} }
+	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
+		// White space alone (or nothing) is empty, as the decoder would
+		// say, but without its buffer taking a copy of all of it first.
+		return corrupt(io.EOF)
+	}
 	var doc document
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

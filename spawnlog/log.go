@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/pa-toolkit/pa/internal/jsonwords"
@@ -82,6 +83,11 @@ func Parse(name string, data []byte) (Log, error) {
 // its message.
 func parseExact(name string, data []byte) (Log, error) {
 	corrupt := func(err error) (Log, error) { return Log{}, &CorruptError{Path: name, Err: err} }
+	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
+		// White space alone (or nothing) is empty, as the decoder would
+		// say, but without its buffer taking a copy of all of it first.
+		return corrupt(io.EOF)
+	}
 	var doc document
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

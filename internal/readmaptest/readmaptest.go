@@ -9,6 +9,7 @@
 package readmaptest
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -45,7 +46,8 @@ type Case struct {
 // Run runs every test of c, each a subtest.
 func Run(t *testing.T, c Case) {
 	t.Run("keeps-nothing-of-the-mapping", func(t *testing.T) { keepsNothing(t, c) })
-	t.Run("huge-garbage-refused-unread", func(t *testing.T) { hugeGarbage(t, c) })
+	t.Run("huge-garbage-refused-unread", func(t *testing.T) { hugeGarbage(t, c, 0, 256<<20) })
+	t.Run("huge-white-space-refused-uncopied", func(t *testing.T) { hugeGarbage(t, c, ' ', 32<<20) })
 	t.Run("cut-while-parsed", func(t *testing.T) { cutWhileParsed(t, c) })
 	t.Run("cut-after-the-parse", func(t *testing.T) { cutAfterParse(t, c) })
 }
@@ -67,23 +69,29 @@ func keepsNothing(t *testing.T, c Case) {
 	}
 }
 
-// A file of 256 MiB that is not JSON (zeros, as a truncate or a broken
-// disk leaves) is refused from its first bytes, without being read into
-// memory whole.
-func hugeGarbage(t *testing.T, c Case) {
-	fsys, name := write(t, c, nil)
-	if err := os.Truncate(name, 256<<20); err != nil {
+// A huge file that is not JSON is refused without being read into memory
+// whole: 256 MiB of zeros (fill 0: a truncate, as a broken disk leaves)
+// from its first bytes; 32 MiB of white space (fill ' ') once it is
+// scanned, with no copy of it taken by encoding/json's decoder.
+func hugeGarbage(t *testing.T, c Case, fill byte, size int64) {
+	var data []byte
+	if fill != 0 {
+		data = bytes.Repeat([]byte{fill}, int(size))
+	}
+	fsys, name := write(t, c, data)
+	if err := os.Truncate(name, size); err != nil {
 		t.Fatal(err)
 	}
+	data = nil
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, _, err := c.Read(fsys)
 	runtime.ReadMemStats(&after)
 	if !errors.Is(err, c.Corrupt) {
-		t.Fatalf("Read of 256 MiB of zeros: %v; want a corrupt %s", err, c.What)
+		t.Fatalf("Read of a huge file of %q: %v; want a corrupt %s", fill, err, c.What)
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
-		t.Errorf("Read of 256 MiB of zeros allocated %d MiB; want it refused from its first bytes", alloc>>20)
+		t.Errorf("Read of a huge file of %q allocated %d MiB; want it refused without a copy", fill, alloc>>20)
 	}
 }
 
