@@ -30,14 +30,15 @@ func notALock(home, agent, lock string, h locking.Holder) Problem {
 
 // notALockLine is the line of a [notALock] problem, in the words of the
 // other unreadable lines and of `pa dispatch unlock`'s refusal of a
-// directory: what is there, then what to do.
+// directory: what is there, then what to do, naming the whole command
+// (its Command) and why --force is safe there.
 func notALockLine(p Problem) string {
 	what := fmt.Sprintf("%s cannot be read: %s", estate.Display(p.Agent, p.Path), p.Err)
 	switch {
 	case p.holder.Mode&fs.ModeDir != 0:
 		return what + "; no pa dispatch unlock removes a directory: look at it and remove it by hand"
 	case p.holder.Mode&fs.ModeSymlink != 0:
-		return what + "; look at it, then remove it by hand or with pa dispatch unlock --force (the link, never its target)"
+		return what + "; look at it, then remove it by hand or with " + p.Command + " (the link, never its target; it is no writer's lock, so no holder can lose it)"
 	}
-	return what + "; look at it, then remove it by hand or with pa dispatch unlock --force"
+	return what + "; look at it, then remove it by hand or with " + p.Command + " (it is no writer's lock, so no holder can lose it)"
 }

@@ -29,9 +29,9 @@ func TestCheckReportsALockNameThatIsNoFile(t *testing.T) {
 	}{
 		{"directory", "a directory", "; no pa dispatch unlock removes a directory: look at it and remove it by hand", "",
 			func(p string) error { return os.Mkdir(p, 0o755) }},
-		{"fifo", "a named pipe", "; look at it, then remove it by hand or with pa dispatch unlock --force", "pa dispatch unlock --force --agent demo",
+		{"fifo", "a named pipe", "; look at it, then remove it by hand or with pa dispatch unlock --force --agent demo (it is no writer's lock, so no holder can lose it)", "pa dispatch unlock --force --agent demo",
 			func(p string) error { return syscall.Mkfifo(p, 0o644) }},
-		{"symlink", "a symbolic link", "; look at it, then remove it by hand or with pa dispatch unlock --force (the link, never its target)", "pa dispatch unlock --force --agent demo",
+		{"symlink", "a symbolic link", "; look at it, then remove it by hand or with pa dispatch unlock --force --agent demo (the link, never its target; it is no writer's lock, so no holder can lose it)", "pa dispatch unlock --force --agent demo",
 			func(p string) error { return os.Symlink("nothing", p) }},
 	} {
 		estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {

@@ -236,9 +236,9 @@ func boardCheckNamesNoFile(t *testing.T, c binClass, home, kind, shown string) {
 		line += "no pa dispatch unlock removes a directory: look at it and remove it by hand"
 		command = ""
 	case "fifo":
-		line += "look at it, then remove it by hand or with pa dispatch unlock --force"
+		line += "look at it, then remove it by hand or with " + command + " (it is no writer's lock, so no holder can lose it)"
 	default:
-		line += "look at it, then remove it by hand or with pa dispatch unlock --force (the link, never its target)"
+		line += "look at it, then remove it by hand or with " + command + " (the link, never its target; it is no writer's lock, so no holder can lose it)"
 	}
 	r := c.run(t, home, "board", "check", "--agent", "demo")
 	if r.code != 2 || r.stdout != line+"\n" {
