@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/filekind"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
@@ -143,7 +144,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	if fi, err := fsys.Stat(estate.AgentDir(agent)); err == nil && !fi.IsDir() {
 		// One problem, not one for each file that cannot be read under it.
 		return []Problem{{Kind: KindUnreadable, Agent: agent, Path: estate.AgentDir(agent),
-			Err: "it is " + kindOfFile(fi.Mode()) + ", not an agent's folder"}}, nil
+			Err: "it is " + filekind.Any(fi.Mode()) + ", not an agent's folder"}}, nil
 	}
 	var problems []Problem
 	logName := estate.SpawnLogPath(agent)

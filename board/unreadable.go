@@ -56,7 +56,7 @@ func UnreadableProblem(fsys vfs.FS, agent string, err error) Problem {
 		// a file): the nearest name above that exists and is no folder.
 		for dir := path.Dir(p.Path); strings.HasPrefix(dir, estate.AgentDir(agent)); dir = path.Dir(dir) {
 			if fi, serr := fsys.Stat(dir); serr == nil && !fi.IsDir() {
-				p.Path, p.Err = dir, "it is "+kindOfFile(fi.Mode())+", not a folder"
+				p.Path, p.Err = dir, "it is "+filekind.Any(fi.Mode())+", not a folder"
 				return p
 			}
 		}
@@ -70,7 +70,7 @@ func unreadableReason(fsys vfs.FS, name string, err error) string {
 	switch {
 	case errors.Is(err, vfs.ErrNotRegular):
 		if fi, serr := fsys.Stat(name); serr == nil {
-			return "it is " + kindOfFile(fi.Mode()) + ", not a regular file"
+			return "it is " + filekind.Any(fi.Mode()) + ", not a regular file"
 		}
 		return "it is not a regular file"
 	case errors.Is(err, syscall.ENOTDIR):
@@ -89,15 +89,4 @@ func unreadableReason(fsys vfs.FS, name string, err error) string {
 		return termsafe.Escape(pe.Err.Error())
 	}
 	return termsafe.Escape(err.Error())
-}
-
-// kindOfFile names a file type for an operator.
-func kindOfFile(m fs.FileMode) string {
-	if m.IsRegular() {
-		return "a regular file"
-	}
-	if name, ok := filekind.Name(m); ok {
-		return name
-	}
-	return "not a regular file"
 }

@@ -106,7 +106,7 @@ func agentsFolder(fsys vfs.FS) error {
 	if err != nil || fi.IsDir() {
 		return nil
 	}
-	return fail(exitUsage, "%s cannot be read: it is %s, not a folder; look at it and fix or move it by hand", estate.AgentsDir, fileKind(fi.Mode()))
+	return fail(exitUsage, "%s cannot be read: it is %s, not a folder; look at it and fix or move it by hand", estate.AgentsDir, filekind.Any(fi.Mode()))
 }
 
 // agentFolder is nil unless agent's folder (agents/<agent>, the agent
@@ -121,19 +121,7 @@ func agentFolder(fsys vfs.FS, agent string) error {
 		return nil
 	}
 	return fail(exitUsage, "%s cannot be read: it is %s, not an agent's folder; look at it and fix or move it by hand",
-		path.Join(estate.AgentsDir, locking.CapForDisplay(agent)), fileKind(fi.Mode()))
-}
-
-// fileKind names the kind of file of mode m for a message: "a regular
-// file", "a named pipe", ...
-func fileKind(m fs.FileMode) string {
-	if kind, ok := filekind.Name(m); ok {
-		return kind
-	}
-	if m.IsRegular() {
-		return "a regular file"
-	}
-	return "not a regular file"
+		path.Join(estate.AgentsDir, locking.CapForDisplay(agent)), filekind.Any(fi.Mode()))
 }
 
 // noEstate is the usage error of a read-only command in a folder where

@@ -24,3 +24,16 @@ func Name(m fs.FileMode) (name string, ok bool) {
 	}
 	return "", false
 }
+
+// Any names the type of a file of mode m, whatever it is: [Name]'s words,
+// "a regular file", or "not a regular file" for a type Name has no word
+// for.
+func Any(m fs.FileMode) string {
+	if m.IsRegular() {
+		return "a regular file"
+	}
+	if name, ok := Name(m); ok {
+		return name
+	}
+	return "not a regular file"
+}

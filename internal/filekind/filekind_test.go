@@ -24,3 +24,15 @@ func TestName(t *testing.T) {
 		}
 	}
 }
+
+func TestAny(t *testing.T) {
+	for m, want := range map[fs.FileMode]string{
+		0:                "a regular file",
+		fs.ModeDir:       "a directory",
+		fs.ModeIrregular: "not a regular file",
+	} {
+		if got := Any(m); got != want {
+			t.Errorf("Any(%v) = %q; want %q", m, got, want)
+		}
+	}
+}
