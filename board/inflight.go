@@ -9,7 +9,8 @@ import (
 
 // DefaultInFlightGrace is how long [Check] waits, at most, for a holder
 // of the spawn-log lock that may still be writing a dispatch's board item
-// (CheckOptions.InFlightGrace zero): 1 s.
+// (CheckOptions.InFlightGrace zero): 1 s. Spec: Hold and commit (`pa
+// dispatch` writes the board while the lock is still held).
 const DefaultInFlightGrace = time.Second
 
 // inFlightPoll is how often [Check] reads the lock again while it waits.
