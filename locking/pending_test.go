@@ -330,6 +330,7 @@ func TestPendingFileNotKeptWithoutWriteAt(t *testing.T) {
 			// When the waiter reads the lock after its refused link()
 			// (step 3), its pending file is gone already.
 			var atWait []string
+			var readAfterRefusal atomic.Bool // apart from atWait: the folder may list nothing
 			var once sync.Once
 			ffs.Before(func(ev faultfs.Event) error {
 				select {
@@ -338,7 +339,10 @@ func TestPendingFileNotKeptWithoutWriteAt(t *testing.T) {
 					return nil
 				}
 				if ev.Op == faultfs.OpOpenFile && ev.Name == lockP {
-					once.Do(func() { atWait = e.ls(t) })
+					once.Do(func() {
+						atWait = e.ls(t)
+						readAfterRefusal.Store(true)
+					})
 				}
 				return nil
 			})
@@ -351,7 +355,7 @@ func TestPendingFileNotKeptWithoutWriteAt(t *testing.T) {
 			}
 			if tc.name != "plain" {
 				atWait = nil
-			} else if atWait == nil {
+			} else if !readAfterRefusal.Load() {
 				t.Fatal("the waiter never read the lock after its refused link()")
 			}
 			for _, name := range atWait {
