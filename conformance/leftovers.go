@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -139,7 +140,7 @@ func namesUniquePerAttempt(t *testing.T, s *site) {
 		// or a temp file, or by the rename to a broken name.
 		var name string
 		switch {
-		case ev.Op == faultfs.OpOpenFile && (strings.Contains(ev.Name, ".pending-") || strings.Contains(ev.Name, ".claim-") || strings.Contains(ev.Name, ".tmp-")):
+		case ev.Op == faultfs.OpOpenFile && ev.Flag&os.O_CREATE != 0 && (strings.Contains(ev.Name, ".pending-") || strings.Contains(ev.Name, ".claim-") || strings.Contains(ev.Name, ".tmp-")):
 			name = ev.Name
 		case ev.Op == faultfs.OpRename && strings.Contains(ev.NewName, ".broken-"):
 			name = ev.NewName

@@ -168,16 +168,30 @@ const maxAtOnce = 3
 // sleep waits d, or less when ctx ends (then it returns ctx's error).
 func (e *env) sleep(ctx context.Context, d time.Duration) error { return sleep(ctx, d) }
 
+// recordFor returns the lock's content but acquiredAt, claiming the kernel
+// lock on the file of key when claim is set; made once per file (a kept
+// pending file keeps its key for the whole acquire).
+func (h *Hold) recordFor(claim bool, key vfs.FileKey) recordAt {
+	if h.record == nil || h.recordClaim != claim || h.recordKey != key {
+		var kernel *vfs.FileKey
+		if claim {
+			kernel = &key
+		}
+		h.record = record{PID: h.n.pid, Hostname: h.e.host.Hostname(), Token: h.token}.
+			withIdentity(h.e.selfIdentity(), kernel).template()
+		h.recordClaim, h.recordKey = claim, key
+	}
+	return h.record
+}
+
 // publish makes the lock appear whole or not at all (spec: Acquire step 2),
-// or reports errHeld when the name exists.
+// or reports errHeld when the name exists. The file that becomes the lock
+// is held with an exclusive kernel lock from before its content is written
+// to the end of the hold (kernel.go), and its content says so.
 func (h *Hold) publish() error {
 	e, fsys, n := h.e, h.fsys, h.n
-	if h.record == nil {
-		h.record = record{PID: n.pid, Hostname: e.host.Hostname(), Token: h.token}.template()
-	}
-	content := h.record.at(e.now())
 	if h.cls != classNoLinks {
-		pending, err := h.writePending(content)
+		pending, content, err := h.writePending(e.now())
 		if err != nil {
 			return err
 		}
@@ -187,6 +201,11 @@ func (h *Hold) publish() error {
 		case lerr == nil:
 			h.cls = classLinks
 			h.content = content
+			// The pending file is the lock now, and its kernel lock the
+			// hold's. Its name goes as the spec says, with that handle
+			// still open: on a FUSE volume with hard links (ntfs-3g) the
+			// name shows as .fuse_hidden* until the release closes it.
+			h.kernel, h.pending.kernel = h.pending.kernel, nil
 			cerr := h.closePending()
 			_ = h.dropPending()
 			if cerr != nil {
@@ -226,15 +245,27 @@ func (h *Hold) publish() error {
 		return err
 	}
 	e.step(StepAcquireOpened)
+	k, key, kerr := e.holdKernelLock(fsys, f, n.lock)
+	if kerr != nil {
+		// errNameLost: the empty lock just made was removed (unlock
+		// --force); the name is free again, or another's.
+		f.Close()
+		return errHeld
+	}
+	content := h.recordFor(k != nil, key).at(e.now())
 	_, werr := f.Write(content)
 	cerr := f.Close()
 	if werr != nil || cerr != nil {
 		// Nothing is unlinked: what is left is a parsed lock of this
 		// process (broken once it exits) or an empty one (a block that
 		// unlock --force clears). Spec: Acquire step 2; row R14.
+		if k != nil {
+			k.Close()
+		}
 		return fmt.Errorf("locking: publishing %s: %w", n.lock, errors.Join(werr, cerr))
 	}
 	h.content = content
+	h.kernel = k
 	e.step(StepAcquirePublished)
 	return nil
 }

@@ -42,23 +42,30 @@ type breakOutcome struct {
 func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode breakMode) (breakOutcome, error) {
 	e.step(StepBreakJudged)
 
-	// 1. Claim the judged bytes, then list the folder.
+	// 1. Claim the judged bytes, then list the folder. The claim is held
+	// with its kernel lock while it stands (kernel.go).
 	key := claimKey(judged.data)
-	attempt, err := e.newAttempt()
-	if err != nil {
-		return breakOutcome{}, err
-	}
-	claim := n.claim(key, attempt)
 	claimBody, _ := json.Marshal(map[string]any{
 		"pid": n.pid, "hostname": e.host.Hostname(), "at": e.now().UTC().Format(timeLayout),
 	})
-	if err := vfs.WriteFileExclusive(fsys, claim, claimBody, 0o644, false); err != nil {
-		if !errors.Is(err, fs.ErrExist) {
-			_ = fsys.Remove(claim)
-		}
+	claim, f, k, _, err := e.createHeld(fsys, func() (string, error) {
+		attempt, err := e.newAttempt()
+		return n.claim(key, attempt), err
+	})
+	if err != nil {
 		return breakOutcome{}, err
 	}
-	defer fsys.Remove(claim) // 5. Remove the claim, whatever happened.
+	_, werr := f.Write(claimBody)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	defer func() { // 5. Remove the claim, whatever happened.
+		closeKernel(k)
+		_ = fsys.Remove(claim)
+	}()
+	if werr != nil {
+		return breakOutcome{}, werr
+	}
 
 	prefix := path.Base(n.claimPrefix(key))
 	entries, err := vfs.ReadDirPrefix(fsys, n.dir, []string{prefix})
@@ -71,10 +78,10 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 			continue
 		}
 		kind, o := n.classify(other)
-		if kind == ownerInName && o.hostHash == n.host && !e.host.Alive(o.pid) {
+		if kind == ownerInName && o.hostHash == n.host && !e.host.Alive(o.pid) &&
+			e.removeLeftover(fsys, path.Join(n.dir, other), noStep) {
 			// A dead breaker's claim: its name is unique, so nothing can
 			// re-create it.
-			_ = fsys.Remove(path.Join(n.dir, other))
 			continue
 		}
 		if mode == breakForce {
@@ -95,9 +102,21 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 	if !sameLock(current, judged) || mode != breakForce && current.State != StateDead {
 		return breakOutcome{result: breakChanged}, nil
 	}
+	// The judged lock's kernel lock is taken for the rest of the break, so
+	// that the moved name is held as every name of a live owner is. One
+	// that another process holds is no dead holder's (unless forced).
+	held, ok := e.holdMoved(fsys, n.lock, mode)
+	if !ok {
+		return breakOutcome{result: breakChanged}, nil
+	}
+	defer closeKernel(held)
 	e.step(StepBreakConfirmed)
 
 	// 3. Move the lock to this attempt's own name.
+	attempt, err := e.newAttempt()
+	if err != nil {
+		return breakOutcome{}, err
+	}
 	moved := n.broken(attempt)
 	if err := fsys.Rename(n.lock, moved); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -113,6 +132,8 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 		return breakOutcome{}, err
 	}
 	if same {
+		closeKernel(held) // before the removal (FUSE)
+		held = nil
 		if err := fsys.Remove(moved); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return breakOutcome{}, err
 		}
@@ -139,4 +160,27 @@ func (e *env) movedIs(fsys vfs.FS, name string, match func(Holder) bool) (bool, 
 		h.Mode = lf.irregular.Mode().Type()
 	}
 	return match(h), nil
+}
+
+// holdMoved takes the kernel lock of the lock a break is about to move
+// (where this process takes kernel locks and the volume has them). It
+// returns the handle to close once the moved name is gone, and ok=false
+// when another process holds that lock past kernelLockPatience: a holder
+// alive after all (or a judge that stalls), so an automatic break or an
+// unlock without force stops. With force it goes on without it: the
+// holder's own kernel lock then holds the moved name.
+func (e *env) holdMoved(fsys vfs.FS, lock string, mode breakMode) (vfs.File, bool) {
+	if !e.kernelLocks() {
+		return nil, true
+	}
+	k, err := fsys.OpenFile(lock, vfs.ReadFlags, 0)
+	if err != nil {
+		return nil, true // the rename below finds what is there
+	}
+	if lockPatiently(k, lock) {
+		return k, true
+	}
+	heldByAnother := heldElsewhere(vfs.TryLock(k, lock))
+	k.Close()
+	return nil, !heldByAnother || mode == breakForce
 }

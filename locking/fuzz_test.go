@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/pa-toolkit/pa/vfs"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,10 @@ func FuzzParseRecord(f *testing.F) {
 		`{"pid":1,"hostname":"h","token":"t","acquiredAt":"x"} `,
 		`{"pid":1,"hostname":"h","token":"t","acquiredAt":"x"}}`,
 		`{"pid":1,"hostname":"h","token":"t","acquiredAt":"x","pid":2}`,
+		`{"pid":7,"hostname":"h","token":"t","boot":"0f6c3f1e-5b8e-4e55-9d3c-6f0a1b2c3d4e","pidNamespace":4026531836,"startTime":1234,"kernelLock":{"dev":2049,"ino":131},"acquiredAt":"x"}`,
+		`{"pid":7,"hostname":"h","token":"t","boot":"0F6C3F1E-5B8E-4E55-9D3C-6F0A1B2C3D4E","pidNamespace":0,"startTime":-1,"kernelLock":{"dev":1,"ino":0},"acquiredAt":"x"}`,
+		`{"pid":7,"hostname":"h","token":"t","pidNamespace":"4026531836","startTime":1.5,"kernelLock":{"dev":1,"ino":2,"ino":3},"acquiredAt":"x"}`,
+		`{"pid":7,"hostname":"h","token":"t","startTime":18446744073709551616,"kernelLock":{"dev":1,"ino":2},"acquiredAt":"x"}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -77,12 +82,17 @@ func FuzzParseRecord(f *testing.F) {
 			if !json.Valid(data) || !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
 				t.Fatalf("parseRecord(%q) accepted what is not one JSON object", data)
 			}
-			again, ok := parseRecord(record{PID: p.pid, Hostname: p.hostname, Token: p.token, AcquiredAt: p.acquiredAt}.encode())
-			if !ok || again.pid != p.pid || again.hostname != p.hostname || again.token != p.token || again.acquiredAt != p.acquiredAt {
+			var kernel *vfs.FileKey
+			if p.claimsKernel {
+				kernel = &p.kernel
+			}
+			again, ok := parseRecord(record{PID: p.pid, Hostname: p.hostname, Token: p.token, AcquiredAt: p.acquiredAt}.withIdentity(p.id, kernel).encode())
+			if !ok || again.pid != p.pid || again.hostname != p.hostname || again.token != p.token || again.acquiredAt != p.acquiredAt ||
+				again.id != p.id || again.claimsKernel != p.claimsKernel || again.kernel != p.kernel {
 				t.Fatalf("parseRecord(%q) = %+v, which re-encodes to %+v", data, p, again)
 			}
 		}
-		h := e.judge(data, int64(len(data)), time.Unix(1e9, 0))
+		h := e.judge(data, int64(len(data)), time.Unix(1e9, 0), nil)
 		if ok != (h.State != StateUnreadable) {
 			t.Fatalf("judged %v for a record parsed %v", h.State, ok)
 		}

@@ -13,12 +13,19 @@ import (
 // Hold is one hold of a lock, from [Acquire] to [Hold.Release]. It is not
 // safe for concurrent use.
 type Hold struct {
-	fsys      vfs.FS
-	e         *env
-	n         names
-	token     string
-	content   []byte   // the lock's bytes as published
-	record    recordAt // the lock's bytes but acquiredAt, made at the first publish
+	fsys    vfs.FS
+	e       *env
+	n       names
+	token   string
+	content []byte   // the lock's bytes as published
+	record  recordAt // the lock's bytes but acquiredAt (recordFor)
+	// recordClaim and recordKey are the kernel-lock claim record was made
+	// with.
+	recordClaim bool
+	recordKey   vfs.FileKey
+	// kernel holds the kernel lock of the lock's file for the whole hold
+	// (kernel.go); nil where the volume has none.
+	kernel    vfs.File
 	cls       class
 	released  bool
 	unpin     func() error // lets go of the folder the hold keeps open
@@ -51,7 +58,7 @@ func (h *Hold) Fence() error {
 	if lf.irregular == nil && bytes.Equal(lf.data, h.content) {
 		return nil // the very bytes this hold published: its token
 	}
-	cur := h.e.judge(lf.data, lf.size, lf.fileTime)
+	cur := h.e.judge(lf.data, lf.size, lf.fileTime, nil)
 	if lf.irregular != nil || cur.State == StateUnreadable || cur.Token != h.token {
 		return ErrLockLost
 	}
@@ -100,30 +107,38 @@ func (h *Hold) writeFenced(name string, parts [][]byte, steps bool, gate func() 
 			h.e.step(s)
 		}
 	}
-	attempt, err := h.e.newAttempt()
+	// The temp file is held with its kernel lock until the rename has put
+	// it in place (kernel.go).
+	tmp, f, k, _, err := h.e.createHeld(h.fsys, func() (string, error) {
+		attempt, err := h.e.newAttempt()
+		return name + ".tmp-" + h.n.owned(attempt), err
+	})
 	if err != nil {
 		return err
 	}
-	tmp := name + ".tmp-" + h.n.owned(attempt)
-	if err := vfs.WritePartsExclusive(h.fsys, tmp, 0o644, true, parts...); err != nil {
-		if !errors.Is(err, fs.ErrExist) {
-			_ = h.fsys.Remove(tmp)
-		}
+	drop := func() {
+		closeKernel(k)
+		_ = h.fsys.Remove(tmp)
+	}
+	if err := writeParts(f, parts); err != nil {
+		drop()
 		return err
 	}
 	step(StepCommitTempWritten)
 	if gate != nil {
 		if err := gate(); err != nil {
-			_ = h.fsys.Remove(tmp)
+			drop()
 			return err
 		}
 	}
 	if err := h.Fence(); err != nil {
-		_ = h.fsys.Remove(tmp)
+		drop()
 		return err
 	}
 	step(StepCommitFenced)
-	if err := h.fsys.Rename(tmp, name); err != nil {
+	err = h.fsys.Rename(tmp, name)
+	closeKernel(k)
+	if err != nil {
 		_ = h.fsys.Remove(tmp)
 		return err
 	}
@@ -150,6 +165,7 @@ func (h *Hold) Release() error {
 	if h.unpin != nil {
 		defer h.unpin()
 	}
+	defer h.dropKernel()
 	e, fsys, n := h.e, h.fsys, h.n
 	attempt, err := e.newAttempt()
 	if err != nil {
@@ -164,6 +180,9 @@ func (h *Hold) Release() error {
 	}
 	e.step(StepReleaseRenamed)
 	own, err := e.movedIs(fsys, moved, func(m Holder) bool { return bytes.Equal(m.data, h.content) })
+	// The lock's file is no longer under the lock's name: its kernel lock
+	// goes now, before the moved name is removed (FUSE).
+	h.dropKernel()
 	if err != nil {
 		return err
 	}
@@ -179,4 +198,35 @@ func (h *Hold) Release() error {
 		return err
 	}
 	return ErrLockLost
+}
+
+// dropKernel lets go of the kernel lock of the hold's lock, if it holds
+// one.
+func (h *Hold) dropKernel() {
+	if h.kernel != nil {
+		h.kernel.Close()
+		h.kernel = nil
+	}
+}
+
+// writeParts writes parts in order to f, syncs and closes it: the temp
+// file of a commit (vfs.WritePartsExclusive's steps, on a file already
+// made). f is closed whatever happens.
+func writeParts(f vfs.File, parts [][]byte) error {
+	var err error
+	for _, p := range parts {
+		if len(p) == 0 {
+			continue
+		}
+		if _, err = f.Write(p); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

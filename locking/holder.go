@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/internal/filekind"
+	"github.com/pa-toolkit/pa/vfs"
 )
 
 // State is the judgement of a lock's holder (spec: The one automatic break).
@@ -25,6 +26,11 @@ const (
 	// StateUnreadable: the lock does not parse to an object with an integer
 	// pid (an empty file among others). Never broken automatically.
 	StateUnreadable
+	// StateOtherNamespace: the lock's holder is of this hostname and boot
+	// but records another pid namespace, where a pid means nothing here,
+	// and no kernel lock proves it dead. Never broken automatically
+	// (docs/spawn-log-lock.md, "Proof of death").
+	StateOtherNamespace
 )
 
 // String returns the state as messages show it: "alive", "dead",
@@ -39,6 +45,8 @@ func (s State) String() string {
 		return "on another host"
 	case StateUnreadable:
 		return "empty or unreadable"
+	case StateOtherNamespace:
+		return "in another pid namespace of this host"
 	}
 	return "unknown"
 }
@@ -77,8 +85,21 @@ type Holder struct {
 	// for link() and an exclusive create but cannot be opened (a dangling
 	// symlink on an FS that cannot lstat).
 	Mode fs.FileMode
-	// State is the judgement: alive, dead, on another host or unreadable.
+	// State is the judgement: alive, dead, on another host, in another pid
+	// namespace or unreadable.
 	State State
+	// Evidence says what decided State, for messages: "holds the lock's
+	// kernel lock", "pid 4242 is gone", "pid 4242 started at 100 is not
+	// the holder, which started at 90"... Empty for a lock that records
+	// no identity (the spec's four fields: judged by its pid alone), and
+	// for one of another host or unreadable.
+	Evidence string
+	// Identity is the holder's identity as the lock records it (a field
+	// not recorded, or not in its valid shape, is zero).
+	Identity Identity
+	// KernelLock reports whether the lock claims that its holder keeps an
+	// exclusive kernel lock on it.
+	KernelLock bool
 
 	data []byte // the bytes read (at most maxLockBytes+1)
 }
@@ -111,7 +132,11 @@ func (h Holder) Describe() string {
 	if acq == "" {
 		acq = "unknown"
 	}
-	return fmt.Sprintf("pid %d on %s (%s, age %s, acquiredAt %s)", h.PID, host, h.State, FormatAge(h.Age), acq)
+	state := h.State.String()
+	if h.Evidence != "" {
+		state += ": " + h.Evidence
+	}
+	return fmt.Sprintf("pid %d on %s (%s, age %s, acquiredAt %s)", h.PID, host, state, FormatAge(h.Age), acq)
 }
 
 // HeldBy returns lock and its holder as the lead of a message: `<lock> held
@@ -149,9 +174,11 @@ func FormatAge(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-// judge reads a lock's bytes into a Holder: parse, then host, then pid.
-// A lock of another host is judged without asking about its pid.
-func (e *env) judge(data []byte, size int64, fileTime time.Time) Holder {
+// judge reads a lock's bytes into a Holder: parse, then host, then the
+// proof of death (liveness). A lock of another host is judged without
+// asking about its pid. kernel, when not nil, tries the kernel lock the
+// record claims on the file the bytes were read from.
+func (e *env) judge(data []byte, size int64, fileTime time.Time, kernel func(vfs.FileKey) kernelState) Holder {
 	h := Holder{FileTime: fileTime, Size: size, data: data}
 	rec, ok := parseRecord(data)
 	if !ok || size > maxLockBytes {
@@ -161,19 +188,17 @@ func (e *env) judge(data []byte, size int64, fileTime time.Time) Holder {
 	}
 	h.PID, h.Hostname, h.HasHostname = rec.pid, rec.hostname, rec.hasHostname
 	h.Token, h.AcquiredAt = rec.token, rec.acquiredAt
+	h.Identity, h.KernelLock = rec.id, rec.claimsKernel
 	later := fileTime
 	if t, ok := parseAcquiredAt(rec.acquiredAt); ok && t.After(later) {
 		later = t
 	}
 	h.Age = ageSince(e.now(), later)
-	switch {
-	case rec.hasHostname && rec.hostname != e.host.Hostname():
+	if rec.hasHostname && rec.hostname != e.host.Hostname() {
 		h.State = StateOtherHost
-	case e.host.Alive(rec.pid):
-		h.State = StateAlive
-	default:
-		h.State = StateDead
+		return h
 	}
+	h.State, h.Evidence = e.liveness(rec, kernel)
 	return h
 }
 

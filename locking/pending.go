@@ -4,7 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
+	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
 )
@@ -29,51 +29,66 @@ type pendingFile struct {
 	f    vfs.File    // open for writing; nil once closed
 	at   io.WriterAt // f's, nil when f cannot be written in place
 	size int         // the bytes written
+	// kernel holds the file's kernel lock (kernel.go), nil where the
+	// volume has none; key is the file's key, which the record claims.
+	kernel vfs.File
+	key    vfs.FileKey
 	// rewritten is set when the bytes were rewritten in place: the name
 	// has lived through a wait, not only from its create to its link().
 	rewritten bool
 }
 
-// writePending writes content to the acquire's pending file: the kept one,
-// rewritten in place, or a new one made by an exclusive create. On an
-// error the file is closed and removed (it is this acquire's own).
-func (h *Hold) writePending(content []byte) (string, error) {
-	if p := h.pending; p != nil && p.at != nil && p.size == len(content) {
+// writePending writes the lock's content, acquiredAt now, to the
+// acquire's pending file: the kept one, rewritten in place, or a new one
+// made by an exclusive create, whose kernel lock is taken before its
+// content is written (the content claims it). It returns the name and the
+// content written. On an error the file is closed and removed (it is this
+// acquire's own).
+func (h *Hold) writePending(now time.Time) (string, []byte, error) {
+	if p := h.pending; p != nil && p.at != nil {
+		content := h.recordFor(p.kernel != nil, p.key).at(now)
+		if p.size != len(content) {
+			return h.newPending(now)
+		}
 		n, err := p.at.WriteAt(content, 0)
 		if err == nil && n != len(content) {
 			err = io.ErrShortWrite // a WriterAt that breaks its contract: never link a torn record
 		}
 		if err == nil {
 			p.rewritten = true
-			return p.name, nil
+			return p.name, content, nil
 		}
 		if !errors.Is(err, errors.ErrUnsupported) {
 			_ = h.dropPending()
-			return "", err
+			return "", nil, err
 		}
 		// A wrapper whose file cannot be written in place after all: a new
 		// pending file, and none kept from now on.
 		h.noInPlace = true
 	}
+	return h.newPending(now)
+}
+
+// newPending makes a new pending file for writePending.
+func (h *Hold) newPending(now time.Time) (string, []byte, error) {
 	if err := h.dropPending(); err != nil { // a file of another length cannot be rewritten whole
-		return "", err
+		return "", nil, err
 	}
-	attempt, err := h.e.newAttempt()
+	name, f, k, key, err := h.e.createHeld(h.fsys, func() (string, error) {
+		attempt, err := h.e.newAttempt()
+		return h.n.pending(attempt), err
+	})
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	name := h.n.pending(attempt)
-	f, err := h.fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return "", err
-	}
-	h.pending = &pendingFile{name: name, f: f}
+	h.pending = &pendingFile{name: name, f: f, kernel: k, key: key}
+	content := h.recordFor(k != nil, key).at(now)
 	if n, err := f.Write(content); err != nil || n != len(content) {
 		_ = h.dropPending()
 		if err == nil {
 			err = io.ErrShortWrite // a Writer that breaks its contract: never link a torn record
 		}
-		return "", err
+		return "", nil, err
 	}
 	at, _ := f.(io.WriterAt)
 	if h.noInPlace {
@@ -82,11 +97,11 @@ func (h *Hold) writePending(content []byte) (string, error) {
 	if at == nil {
 		if err := h.closePending(); err != nil {
 			_ = h.dropPending()
-			return "", err
+			return "", nil, err
 		}
 	}
 	h.pending.at, h.pending.size = at, len(content)
-	return name, nil
+	return name, content, nil
 }
 
 // keepPending is called after the pending file's link() failed with
@@ -111,7 +126,8 @@ func (h *Hold) closePending() error {
 	return err
 }
 
-// dropPending closes and removes the pending file, if any. It reports the
+// dropPending closes and removes the pending file, if any, its kernel
+// lock's handle closed before the removal too (FUSE). It reports the
 // removal's error (a name already gone is not one).
 func (h *Hold) dropPending() error {
 	p := h.pending
@@ -119,6 +135,10 @@ func (h *Hold) dropPending() error {
 		return nil
 	}
 	_ = h.closePending()
+	if p.kernel != nil {
+		p.kernel.Close()
+		p.kernel = nil
+	}
 	h.pending = nil
 	if err := h.fsys.Remove(p.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err

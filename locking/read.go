@@ -37,6 +37,13 @@ func readLockBytes(fsys vfs.FS, name string) (lockFile, error) {
 }
 
 func readLock(fsys vfs.FS, name string, oneHandle bool) (lockFile, error) {
+	return readLockThen(fsys, name, oneHandle, nil)
+}
+
+// readLockThen is readLock, calling then, when not nil, with the handle
+// the bytes of a regular file were read from, before it is closed (a judge
+// tries the kernel lock on it).
+func readLockThen(fsys vfs.FS, name string, oneHandle bool, then func(vfs.File, lockFile)) (lockFile, error) {
 	lfi, lerr := vfs.Lstat(fsys, name)
 	if lerr == nil && !lfi.Mode().IsRegular() {
 		return lockFile{irregular: lfi, fileTime: lfi.ModTime()}, nil
@@ -63,7 +70,11 @@ func readLock(fsys vfs.FS, name string, oneHandle bool) (lockFile, error) {
 	if int64(len(data)) > size {
 		size = int64(len(data)) // grew since the stat
 	}
-	return lockFile{data: data, size: size, fileTime: fi.ModTime()}, nil
+	lf := lockFile{data: data, size: size, fileTime: fi.ModTime()}
+	if then != nil {
+		then(f, lf)
+	}
+	return lf, nil
 }
 
 // readUpTo reads r to its end, or limit bytes. A file no longer than the
@@ -95,15 +106,23 @@ func readUpTo(r io.Reader, size, limit int64) ([]byte, error) {
 }
 
 // readLock reads a lock (see readLockFile) and judges it.
+// A lock whose record claims a kernel lock is judged with the handle its
+// bytes were read from still open, so that the kernel lock tried is the
+// one of the file whose bytes were judged.
 func (e *env) readLock(fsys vfs.FS, name string) (Holder, error) {
-	lf, err := readLockFile(fsys, name)
+	var h Holder
+	lf, err := readLockThen(fsys, name, true, func(f vfs.File, lf lockFile) {
+		h = e.judge(lf.data, lf.size, lf.fileTime, func(claimed vfs.FileKey) kernelState {
+			return probeKernel(fsys, f, name, claimed)
+		})
+	})
 	if err != nil {
 		return Holder{}, err
 	}
 	if lf.irregular != nil {
 		return e.judgeIrregular(lf.irregular), nil
 	}
-	return e.judge(lf.data, lf.size, lf.fileTime), nil
+	return h, nil
 }
 
 // sameLock reports whether two reads are of the same lock: the same bytes
@@ -117,7 +136,7 @@ func sameLock(a, b Holder) bool {
 // judgeIrregular judges a lock name that is not a regular file: unreadable,
 // never broken automatically, with no bytes.
 func (e *env) judgeIrregular(fi fs.FileInfo) Holder {
-	h := e.judge(nil, 0, fi.ModTime())
+	h := e.judge(nil, 0, fi.ModTime(), nil)
 	h.Mode = fi.Mode().Type()
 	return h
 }

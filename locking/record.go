@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/pa-toolkit/pa/vfs"
 )
 
 // maxPID bounds the pids the lock accepts: a pid outside 1..maxPID makes a
@@ -22,12 +24,37 @@ const maxLockBytes = 64 << 10
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
 // record is the lock's content (spec: The lock file and the names beside
-// it): one JSON object with pid, hostname, token and acquiredAt.
+// it): one JSON object with pid, hostname, token and acquiredAt, and, where
+// the host knows them, the holder's identity and the kernel lock it holds
+// on the lock's inode (docs/spawn-log-lock.md, "Proof of death"). The
+// spec's readers ignore the keys they do not know. acquiredAt stays last
+// (template).
 type record struct {
-	PID        int    `json:"pid"`
-	Hostname   string `json:"hostname"`
-	Token      string `json:"token"`
-	AcquiredAt string `json:"acquiredAt"`
+	PID          int             `json:"pid"`
+	Hostname     string          `json:"hostname"`
+	Token        string          `json:"token"`
+	Boot         string          `json:"boot,omitempty"`
+	PIDNamespace uint64          `json:"pidNamespace,omitempty"`
+	StartTime    uint64          `json:"startTime,omitempty"`
+	KernelLock   *kernelLockJSON `json:"kernelLock,omitempty"`
+	AcquiredAt   string          `json:"acquiredAt"`
+}
+
+// kernelLockJSON is the record's claim that its holder keeps an exclusive
+// kernel lock on the file of that device and inode for its whole hold.
+type kernelLockJSON struct {
+	Dev uint64 `json:"dev"`
+	Ino uint64 `json:"ino"`
+}
+
+// withIdentity returns r with id's known fields and, when kernel is not
+// nil, the kernel lock on that file.
+func (r record) withIdentity(id Identity, kernel *vfs.FileKey) record {
+	r.Boot, r.PIDNamespace, r.StartTime = id.Boot, id.PIDNamespace, id.StartTime
+	if kernel != nil {
+		r.KernelLock = &kernelLockJSON{Dev: kernel.Dev, Ino: kernel.Ino}
+	}
+	return r
 }
 
 func (r record) encode() []byte {
@@ -68,6 +95,13 @@ type parsedRecord struct {
 	hasHostname bool
 	token       string
 	acquiredAt  string
+	// id is the holder's identity as recorded: a field absent, of a wrong
+	// type or of an absurd value is zero (not recorded).
+	id Identity
+	// kernel is the file the holder claims to keep a kernel lock on, when
+	// claimsKernel (a claim not in its valid shape is none).
+	kernel       vfs.FileKey
+	claimsKernel bool
 }
 
 // parseRecord parses a lock's bytes. It reports ok=false, an unreadable lock,
@@ -128,7 +162,62 @@ func parseAnyRecord(data []byte) (parsedRecord, bool) {
 			p.hasHostname = true
 		}
 	}
+	p.id, p.kernel, p.claimsKernel = parseIdentity(raw)
 	return p, true
+}
+
+// parseIdentity reads the identity fields of a record. Each must be of its
+// one shape (boot a lowercase UUID; pidNamespace and startTime plain
+// decimal integers of 1 or more; kernelLock an object of exactly dev and
+// ino, integers, ino 1 or more), else it counts as not recorded: a wrong
+// type or an absurd value never makes a lock easier to break, and never
+// makes it unreadable either.
+func parseIdentity(raw map[string]json.RawMessage) (Identity, vfs.FileKey, bool) {
+	var id Identity
+	if v, ok := raw["boot"]; ok {
+		var s string
+		if v = bytes.TrimSpace(v); len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil && validBoot(s) {
+			id.Boot = s
+		}
+	}
+	id.PIDNamespace, _ = positiveInteger(raw["pidNamespace"])
+	id.StartTime, _ = positiveInteger(raw["startTime"])
+	v, ok := raw["kernelLock"]
+	if !ok {
+		return id, vfs.FileKey{}, false
+	}
+	var obj map[string]json.RawMessage
+	if v = bytes.TrimSpace(v); len(v) == 0 || v[0] != '{' || json.Unmarshal(v, &obj) != nil || len(obj) != 2 || !keysOnce(v) {
+		return id, vfs.FileKey{}, false
+	}
+	dev, devOK := integer(obj["dev"])
+	ino, inoOK := positiveInteger(obj["ino"])
+	if !devOK || !inoOK {
+		return id, vfs.FileKey{}, false
+	}
+	return id, vfs.FileKey{Dev: dev, Ino: ino}, true
+}
+
+// integer reads a plain decimal integer literal of 0..2^64-1 (no sign, no
+// fraction, no exponent, no leading zero).
+func integer(v json.RawMessage) (uint64, bool) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || len(v) > 1 && v[0] == '0' {
+		return 0, false
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseUint(string(v), 10, 64)
+	return n, err == nil
+}
+
+// positiveInteger is integer for 1..2^64-1.
+func positiveInteger(v json.RawMessage) (uint64, bool) {
+	n, ok := integer(v)
+	return n, ok && n > 0
 }
 
 // keysOnce reports whether the JSON object data (already decoded whole, so

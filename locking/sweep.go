@@ -38,8 +38,12 @@ func (e *env) sweep(fsys vfs.FS, n names) {
 		if !e.ownerDead(o, n) {
 			continue
 		}
-		e.step(StepSweepJudged)
-		_ = fsys.Remove(name)
+		if kind == ownerInClaim {
+			e.step(StepSweepJudged)
+			_ = fsys.Remove(name)
+			continue
+		}
+		e.removeLeftover(fsys, name, StepSweepJudged)
 	}
 }
 

@@ -50,7 +50,7 @@ func (f *FS) Unwrap() vfs.FS { return f.inner }
 // it returns is wrapped: its Read, Write, Sync and Close are operations too.
 func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
 	var file vfs.File
-	err := f.do(Event{Op: OpOpenFile, Name: f.full(name)}, "open", func() (err error) {
+	err := f.do(Event{Op: OpOpenFile, Name: f.full(name), Flag: flag}, "open", func() (err error) {
 		file, err = f.inner.OpenFile(name, flag, perm)
 		return err
 	})

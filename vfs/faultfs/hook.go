@@ -10,6 +10,9 @@ type Event struct {
 	Name string
 	// NewName is the new name of Link and Rename, empty otherwise.
 	NewName string
+	// Flag is OpenFile's os.O_* flags (O_CREATE|O_EXCL for an exclusive
+	// create), 0 for every other operation.
+	Flag int
 	// Err is the result of the call so far; After hooks only.
 	Err error
 }

@@ -14,8 +14,9 @@ type File struct {
 
 var _ vfs.Locker = (*File)(nil)
 
-// TryLock takes an exclusive advisory lock on the whole file without
-// waiting: flock(LOCK_EX|LOCK_NB) on Unix, LockFileEx on Windows. It returns
+// TryLock takes an exclusive advisory lock on the file without waiting:
+// flock(LOCK_EX|LOCK_NB) on Unix; on Windows LockFileEx on one byte far
+// past the end of any record (2^62), so that readers can still read it. It returns
 // a *fs.PathError (Op "flock") wrapping the errno: one matching
 // syscall.EWOULDBLOCK when another handle holds the lock, one matching
 // errors.ErrUnsupported when the volume or the system has no such lock.

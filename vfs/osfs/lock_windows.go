@@ -10,13 +10,19 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// allBytes locks the whole file, however long it grows.
-const allBytes = ^uint32(0)
+// The lock is one byte at offset 2^62, far past any record's end, as
+// SQLite's lock bytes are: LockFileEx's locks are mandatory for reads and
+// writes of the bytes they cover, so a lock over the record would keep
+// every judge from reading the record it locks.
+const (
+	lockOffsetHigh = 1 << 30 // 2^62 as the high 32 bits of the offset
+	lockLength     = 1
+)
 
 func tryLock(f *os.File) error {
-	ol := new(windows.Overlapped)
+	ol := &windows.Overlapped{OffsetHigh: lockOffsetHigh}
 	err := windows.LockFileEx(windows.Handle(f.Fd()),
-		windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, allBytes, allBytes, ol)
+		windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, lockLength, 0, ol)
 	if err == windows.ERROR_LOCK_VIOLATION {
 		err = heldError{windows.ERROR_LOCK_VIOLATION}
 	}
@@ -27,8 +33,8 @@ func tryLock(f *os.File) error {
 }
 
 func unlock(f *os.File) error {
-	ol := new(windows.Overlapped)
-	if err := windows.UnlockFileEx(windows.Handle(f.Fd()), 0, allBytes, allBytes, ol); err != nil {
+	ol := &windows.Overlapped{OffsetHigh: lockOffsetHigh}
+	if err := windows.UnlockFileEx(windows.Handle(f.Fd()), 0, lockLength, 0, ol); err != nil {
 		return &fs.PathError{Op: "funlock", Path: f.Name(), Err: err}
 	}
 	return nil

@@ -1,0 +1,28 @@
+package vfs
+
+import "io/fs"
+
+// FileKey names one file of a volume for as long as it exists: the device
+// and the inode number that stat(2) reports. Two open handles whose keys are
+// equal are of one file; a file copied under the same name gets a new key.
+type FileKey struct {
+	// Dev is the device the file is on (st_dev).
+	Dev uint64
+	// Ino is the file's inode number on that device (st_ino), never 0 in
+	// a key KeyOf returns.
+	Ino uint64
+}
+
+// KeyOf returns the key of the file fi describes, from the stat data its
+// Sys method carries (a *syscall.Stat_t on Unix). ok is false where fi
+// carries none (an in-memory FS, Windows' FileInfo) or the inode is 0.
+func KeyOf(fi fs.FileInfo) (key FileKey, ok bool) {
+	if fi == nil {
+		return FileKey{}, false
+	}
+	key, ok = keyOf(fi.Sys())
+	if key.Ino == 0 {
+		return FileKey{}, false
+	}
+	return key, ok
+}
