@@ -47,6 +47,9 @@ func (s *site) start(t *testing.T, name string, spec childSpec) *child {
 	}
 	c := &child{name: name, lines: make(chan string, 64)}
 	c.cmd = exec.Command(exe, "-test.run=^$")
+	if spec.Namespace {
+		c.cmd = inNamespace(t, exe, "-test.run=^$")
+	}
 	c.cmd.Env = append(cleanEnv(), childEnv+"="+string(enc))
 	c.cmd.Stderr = &c.stderr
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {

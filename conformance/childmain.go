@@ -41,6 +41,9 @@ func runChild(encoded string) int {
 	if spec.Shim {
 		fsys = nolinkfs.New(fsys, syscall.ENOTSUP)
 	}
+	if spec.KernelLocks != "" {
+		fsys = withKernelLocks(fsys, spec.KernelLocks)
+	}
 	if spec.Report {
 		fsys = reporting(fsys, say)
 	}

@@ -34,7 +34,21 @@ type childSpec struct {
 	// Report makes the child say "step STEP" at every step and "op OP NAME
 	// [NEWNAME] RESULT" after every remove, rename and link it makes.
 	Report bool
+	// Namespace runs the child in a pid namespace of its own, with the
+	// same hostname (unshare -p -f --mount-proc, as root on Linux): the
+	// containers of one host sharing a volume.
+	Namespace bool
+	// KernelLocks, when not "", makes the child's volume answer kernel
+	// locks as one that has none that work: kernelRefused (every TryLock
+	// is unsupported) or kernelNoExclude (every TryLock succeeds).
+	KernelLocks string
 }
+
+// The volumes without a kernel lock that works, as KernelLocks names them.
+const (
+	kernelRefused   = "refused"
+	kernelNoExclude = "no-exclude"
+)
 
 // stepAt is the Nth time (1 when 0) a child reaches Step.
 type stepAt struct {

@@ -56,5 +56,5 @@ func ExampleRun() {
 	// Output:
 	// R01 links=pass nolinks=pass
 	// R04 links=pass nolinks=pass
-	// conformance: 4 of 98 cells pass
+	// conformance: 4 of 114 cells pass
 }

@@ -1,15 +1,22 @@
 package conformance
 
-// Row is one row of the spec's table "States and crash points": its id
-// (spec/rows.tsv) and its title, the table's first column.
+// Row is one row of the table "States and crash points": its id and its
+// title, the table's first column. R01..R49 are the spec's
+// (spec/rows.tsv); R50..R57 are this implementation's, for the proof of
+// death (docs/spawn-log-lock.md, "Proof of death").
 type Row struct {
-	// ID is R01..R49.
+	// ID is R01..R57.
 	ID string
-	// Title is the row's first column, as spec/rows.tsv has it.
+	// Title is the row's first column, as spec/rows.tsv has it (R01..R49)
+	// or docs/spawn-log-lock.md (R50..R57).
 	Title string
 }
 
-// Rows are the spec's 49 rows, in the table's order.
+// specRows is how many of Rows are the spec's own.
+const specRows = 49
+
+// Rows are the spec's 49 rows, in the table's order, then the 8 rows of
+// the proof of death.
 var Rows = []Row{
 	{"R01", "Free"},
 	{"R02", "A live holder, short"},
@@ -60,4 +67,12 @@ var Rows = []Row{
 	{"R47", "Kill in a release's put-back, after `open wx` and before the write"},
 	{"R48", "Kill in a release, after the put-back"},
 	{"R49", "Kill in `unlock`"},
+	{"R50", "A live holder in another pid namespace of this host"},
+	{"R51", "A holder of another pid namespace that died"},
+	{"R52", "A pid reused by an unrelated live process, with more recorded"},
+	{"R53", "A holder of an earlier boot of this host"},
+	{"R54", "A holder stopped with SIGSTOP"},
+	{"R55", "A lock put back by copy (another file)"},
+	{"R56", "A volume whose kernel locks are refused or do not exclude"},
+	{"R57", "The spec's four-field lock"},
 }

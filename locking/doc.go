@@ -9,7 +9,9 @@
 //
 // Every guarantee holds only inside the spec's supported envelope: one host,
 // with the guarded file on a local file system (APFS, ext4, xfs, btrfs,
-// NTFS, exFAT and other local volumes without hard links). A folder shared
+// NTFS, exFAT and other local volumes without hard links). The writers may
+// run in several pid namespaces of that host (containers sharing a volume):
+// they share its kernel, which is what the proof of death rests on. A folder shared
 // across hosts (a network share, or one folder written from two machines) is
 // outside it: a live holder on another host that reports the same hostname
 // reads as dead, and a listing that omits a just-created claim lets two
@@ -23,10 +25,31 @@
 //     commits nothing and runs its whole read-modify-write again under a
 //     fresh lock, within one timeout from its start ([Update]).
 //  2. A live holder never loses its lock to an automatic step (G2). The only
-//     automatic break is a lock whose holder is on this host and whose pid
-//     is dead (kill(pid, 0) fails with anything but EPERM). Nothing is ever
-//     broken by age. Breakers of one dead lock run one at a time, each
-//     behind a claim; a release only ever moves its own lock.
+//     automatic break is a lock whose holder is on this host and provably
+//     dead (see "Proof of death"). Nothing is ever broken by age. Breakers
+//     of one dead lock run one at a time, each behind a claim; a release
+//     only ever moves its own lock.
+//
+// # Proof of death
+//
+// A pid proves nothing across pid namespaces, and a pid that answers may
+// be reused. So every lock published by a process whose [Host] is an
+// [IdentityHost] ([OSHost] on Linux and macOS) records its holder's
+// [Identity] (boot, pid namespace, start time), and its holder keeps an
+// exclusive kernel lock (flock(2); LockFileEx on Windows) on the lock's
+// file for the whole hold, which the record claims. A lock is provably
+// dead only when every signal its record carries says so, and alive as
+// soon as one says alive: its kernel lock refused is alive; another boot
+// is dead; another pid namespace is [StateOtherNamespace], held, unless
+// its kernel lock is free; in this namespace a pid gone, a pid started at
+// another time, or a free kernel lock the pid does not contradict is dead.
+// A record of the spec's four fields is judged by kill(pid, 0), as the
+// spec says. Every name a writer makes beside the lock is held the same
+// way while it is the writer's, and a sweep removes a dead pid's name only
+// while holding its kernel lock. [Holder.Evidence] says what decided.
+// Where a volume has no kernel lock that excludes a second open, no lock
+// is claimed and identity alone decides (docs/spawn-log-lock.md, "Proof of
+// death").
 //
 // Both hold on every path that does not use [Unlock] with force; the spec's
 // "residual windows" start only there.
@@ -38,7 +61,8 @@
 // hostname), its pid and 24 fresh random hex characters, so no two attempts
 // ever share one: F.lock.pending-*, F.lock.claim-<key>-*, F.lock.broken-*
 // and F.tmp-*. The sweep at every acquire removes such names whose owner is
-// on this host and dead, and nothing by age.
+// on this host and dead (its pid gone, and no process holding the name's
+// kernel lock), and nothing by age.
 //
 // # Waiting
 //

@@ -14,9 +14,11 @@ type Host interface {
 	Hostname() string
 	// PID is this process's pid, written into locks and names.
 	PID() int
-	// Alive reports whether pid may be alive: false only when the process
-	// is provably gone (kill(pid, 0) fails with anything but EPERM). It is
-	// called only with 0 < pid <= 2147483647.
+	// Alive reports whether pid may be alive in this process's pid
+	// namespace: false only when the process is provably gone (kill(pid,
+	// 0) fails with anything but EPERM). It is called only with 0 < pid <=
+	// 2147483647, and only for a lock that records this pid namespace or
+	// none (docs/spawn-log-lock.md, "Proof of death").
 	Alive(pid int) bool
 }
 
@@ -30,7 +32,9 @@ var theOSHost = &osHost{}
 // OSHost returns the real host: os.Hostname (read once; "" if it fails), the
 // process's own pid, and liveness by kill(pid, 0) on Unix (ESRCH and every
 // error but EPERM is dead) or OpenProcess and GetExitCodeProcess on Windows
-// (access denied reads as alive).
+// (access denied reads as alive). It is an [IdentityHost] (Linux: /proc;
+// macOS: sysctl; elsewhere an empty Identity), so its locks record their
+// holder's identity and kernel lock.
 func OSHost() Host { return theOSHost }
 
 func (h *osHost) Hostname() string {

@@ -8,7 +8,10 @@ import (
 
 // sweep removes every name beside the lock, in the current and the earlier
 // shapes, whose recorded owner is on this host and provably dead (spec: The
-// steps, Sweep; rows R25, R26, R31). Nothing is swept by age; a leftover of
+// steps, Sweep; rows R25, R26, R31, R50): its pid gone as this process sees
+// it, and, where this process takes kernel locks, the name's kernel lock
+// free, tried and held through the removal (removeLeftover), so that a live
+// owner of another pid namespace keeps its names. Nothing is swept by age; a leftover of
 // a live owner, of another host or with an owner that cannot be read is
 // left alone. The sweep never fails an acquire: a name it cannot list or
 // remove stays for the next one. It lists only the names that begin like

@@ -1,0 +1,126 @@
+package conformance
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// selfIdentity is this process's identity as its locks record it; a case
+// that needs one of its fields skips where the host cannot read it.
+func selfIdentity(t *testing.T) locking.Identity {
+	t.Helper()
+	ih, ok := locking.OSHost().(locking.IdentityHost)
+	if !ok {
+		t.Skip("this system's host records no identity")
+	}
+	return ih.Self()
+}
+
+// identityLock is a lock's content in the shape this implementation
+// writes, with the identity fields of id that are set and, when kernel is
+// not nil, the claim of a kernel lock on that file.
+func identityLock(pid int, token string, at time.Time, id locking.Identity, kernel *vfs.FileKey) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"pid":%d,"hostname":%q,"token":%q`, pid, hostname(), token)
+	if id.Boot != "" {
+		fmt.Fprintf(&b, `,"boot":%q`, id.Boot)
+	}
+	if id.PIDNamespace != 0 {
+		fmt.Fprintf(&b, `,"pidNamespace":%d`, id.PIDNamespace)
+	}
+	if id.StartTime != 0 {
+		fmt.Fprintf(&b, `,"startTime":%d`, id.StartTime)
+	}
+	if kernel != nil {
+		fmt.Fprintf(&b, `,"kernelLock":{"dev":%d,"ino":%d}`, kernel.Dev, kernel.Ino)
+	}
+	fmt.Fprintf(&b, `,"acquiredAt":%q}`, at.UTC().Format("2006-01-02T15:04:05.000Z"))
+	return []byte(b.String())
+}
+
+// writeClaimingLock writes the lock so that it claims a kernel lock on its
+// own file: content made by lockFor once the file's key is known, written
+// in place over a first version (one file, one inode).
+func (s *site) writeClaimingLock(t *testing.T, lockFor func(key vfs.FileKey) []byte) {
+	t.Helper()
+	s.writeRaw(t, lockName, []byte("{}"))
+	key, ok := vfs.KeyOf(s.stat(t, lockName))
+	if !ok {
+		t.Skip("this volume gives no inode numbers")
+	}
+	f, err := os.OpenFile(s.path(lockName), os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(lockFor(key)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := vfs.KeyOf(s.stat(t, lockName)); again != key {
+		t.Fatalf("the lock's file changed (%v, then %v)", key, again)
+	}
+}
+
+// copyLock replaces the lock by a copy of its bytes, another file: a
+// put-back by copy, as a volume without hard links makes one. The copy is
+// made while the first file still exists (as a put-back's is, beside the
+// moved lock), so it never gets the first one's inode number.
+func (s *site) copyLock(t *testing.T) {
+	t.Helper()
+	data := s.readRaw(t, lockName)
+	before := s.stat(t, lockName)
+	s.writeRaw(t, lockName+".copy", data)
+	if err := os.Rename(s.path(lockName+".copy"), s.path(lockName)); err != nil {
+		t.Fatal(err)
+	}
+	if same, known := s.sameFile(before, s.stat(t, lockName)); !known || same {
+		t.Skipf("the copy is not known to be another file (known %v, same %v)", known, same)
+	}
+}
+
+// signal sends sig to the child's process.
+func (c *child) signal(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(sig); err != nil {
+		t.Fatalf("child %s: %v: %v", c.name, sig, err)
+	}
+}
+
+// saidDone fails unless the child ended saying "done ok".
+func (c *child) saidDone(t *testing.T) {
+	t.Helper()
+	c.wait(t)
+	if len(c.said) == 0 || c.said[len(c.said)-1] != "done ok" {
+		t.Fatalf("child %s ended (%v) having said %q, stderr %q; want done ok", c.name, c.state, c.said, c.stderr.String())
+	}
+}
+
+// saidKill fails unless the child ended after saying "kill STEP" (a child
+// in its own namespace ends through its shell, so its exit status is the
+// shell's).
+func (c *child) saidKill(t *testing.T, step locking.Step) {
+	t.Helper()
+	c.wait(t)
+	for _, l := range c.said {
+		if l == "kill "+string(step) {
+			return
+		}
+	}
+	t.Fatalf("child %s ended (%v) having said %q, stderr %q; want it killed at %s", c.name, c.state, c.said, c.stderr.String(), step)
+}
+
+// otherNamespace is a pid namespace that is not this process's.
+func otherNamespace(id locking.Identity) uint64 { return id.PIDNamespace + 1 }
+
+// itoa is strconv.Itoa.
+func itoa(n int) string { return strconv.Itoa(n) }
