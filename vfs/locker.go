@@ -6,8 +6,9 @@ import (
 )
 
 // Locker is a [File] that can take an advisory kernel lock (flock on Unix).
-// The spawn-log lock does not use it; the file-system probe reports whether
-// a volume has it.
+// The spawn-log lock holds one on each file it makes where it excludes a
+// second open of the file (the proof of a holder's life); the file-system
+// probe reports whether a volume has it and whether it excludes.
 type Locker interface {
 	File
 	// TryLock takes an exclusive lock without waiting; it fails with an

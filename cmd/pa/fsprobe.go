@@ -20,8 +20,9 @@ type fsCmd struct {
 // Help is the group's long help.
 func (fsCmd) Help() string {
 	return `The lock relies on a local file system: an exclusive create, link() or its
-absence, a rename over a file, and a listing that shows a file just created.
-probe tells you what your volume does with each.
+absence, a rename over a file, and a listing that shows a file just created;
+a kernel lock that excludes a second open proves a holder alive in any pid
+namespace. probe tells you what your volume does with each.
 
 Exit codes: those of pa fs probe (0 probed; 1 usage, or a folder missing, not
 a folder or not writable); pa fs without a command is a usage error (exit 1).
@@ -47,9 +48,21 @@ shows a .fuse_hidden* file meanwhile); a rename of a directory onto a file,
 an empty and a non-empty directory; a directory fsync; an advisory lock
 (flock); and whether a listing taken right after a create shows it.
 
+The line "kernel lock:" says whether the volume's kernel lock (flock;
+LockFileEx on Windows) works and excludes a second open of the same file (a
+second open's non-blocking try refused while the first handle holds it), works
+but does not exclude, or is refused (with its errno). Only where it excludes
+does a lock here record a kernel-lock claim: a judge refused that lock knows
+the holder alive, in whatever pid namespace of this host, and one granted it
+knows no process holds it. Elsewhere locks record no claim and are judged by
+identity alone (boot, pid namespace, pid and start time): a holder in another
+pid namespace of this host is then never judged dead.
+
 It decides nothing: every hold of the lock learns the class again. Output:
 one line a check (name, outcome, what was found); --json: one object with
-"class", "checks" [{name, outcome, errno, detail, stray}] and the volume.
+"class", "checks" [{name, outcome, errno, detail, stray}], the volume and
+"kernelLock" {outcome: excludes, does-not-exclude, refused or not-tried;
+errno; fileKey; claim}.
 
 Exit codes: 0 probed (whatever was found); 1 usage, or DIR missing, not a
 folder or not writable.
@@ -101,6 +114,7 @@ func (c *probeCmd) Run(out *output) error {
 	w := out.stdout
 	fmt.Fprintf(w, "volume: %s\n", v.describe(dir))
 	fmt.Fprintf(w, "class:  %s\n", classLine(r))
+	fmt.Fprintf(w, "kernel lock: %s\n", kernelLockLine(r.KernelLock))
 	for _, ck := range r.Checks {
 		fmt.Fprintf(w, "%-28s %-15s %s\n", ck.Name, ck.Outcome, termsafe.Escape(ck.Detail))
 	}
@@ -131,6 +145,34 @@ func classLine(r probe.Report) string {
 		return "unknown (" + termsafe.Escape(ck.Detail) + ")"
 	}
 	return "unknown"
+}
+
+// kernelLockLine says whether the volume's kernel lock exists and excludes
+// a second open of the same file, and what the lock makes of it.
+func kernelLockLine(k probe.KernelLock) string {
+	const noClaim = ": locks here record no kernel-lock claim and are judged by identity alone " +
+		"(boot, pid namespace, pid and start time); a holder in another pid namespace of this host " +
+		"is then never judged dead, and only pa dispatch unlock --force removes its lock"
+	switch k.Outcome {
+	case probe.KernelLockExcludes:
+		if !k.Claim {
+			return "works and excludes a second open, but the volume gives no device and inode number of a file" + noClaim
+		}
+		return "works and excludes a second open (refused while the first handle holds it): locks here record " +
+			"a kernel-lock claim; a judge refused it knows the holder alive, in whatever pid namespace of this host, " +
+			"and one granted it knows no process holds it"
+	case probe.KernelLockDoesNotExclude:
+		if k.Errno != "" {
+			return "works but does not exclude (a second open's try failed with " + termsafe.Escape(k.Errno) + ", not EWOULDBLOCK)" + noClaim
+		}
+		return "works but does not exclude (a second open took it while the first handle held it)" + noClaim
+	case probe.KernelLockRefused:
+		if k.Errno != "" {
+			return "refused (" + termsafe.Escape(k.Errno) + ")" + noClaim
+		}
+		return "refused" + noClaim
+	}
+	return "not tried (the flock check could not make or open its file; the flock line says why)"
 }
 
 // volume is what the system says of the volume holding a folder: its file

@@ -22,7 +22,14 @@ func TestFSProbe(t *testing.T) {
 	if r.code != 0 || r.stderr != "" {
 		t.Fatalf("pa fs probe: exit %d, stderr %q", r.code, r.stderr)
 	}
-	for _, want := range append([]string{"volume: " + dir, "class:  links (link() works", "made and removed"}, probe.Checks...) {
+	// Go's stat on Windows gives no device and inode: no claim there.
+	claim := runtime.GOOS != "windows"
+	kernel := "\nkernel lock: works and excludes a second open (refused while the first handle holds it): locks here record a kernel-lock claim;"
+	if !claim {
+		kernel = "\nkernel lock: works and excludes a second open, but the volume gives no device and inode number of a file: locks here record no kernel-lock claim"
+	}
+	lines := []string{"volume: " + dir, "class:  links (link() works", "made and removed", kernel}
+	for _, want := range append(lines, probe.Checks...) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("pa fs probe output lacks %q:\n%s", want, r.stdout)
 		}
@@ -51,12 +58,19 @@ func TestFSProbe(t *testing.T) {
 			Class   string        `json:"class"`
 			Checks  []probe.Check `json:"checks"`
 			Removed bool          `json:"removed"`
+			Kernel  *struct {
+				Outcome string `json:"outcome"`
+				Claim   bool   `json:"claim"`
+			} `json:"kernelLock"`
 		}
 		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 			t.Fatalf("pa fs probe --json: %v: %q", err, r.stdout)
 		}
 		if got.Dir != dir || got.Class != tt.class || len(got.Checks) != len(probe.Checks) || !got.Removed {
 			t.Errorf("pa fs probe --json %v = %+v; want dir %s, class %s, %d checks, removed", tt.env, got, dir, tt.class, len(probe.Checks))
+		}
+		if k := got.Kernel; k == nil || k.Outcome != probe.KernelLockExcludes || k.Claim != claim {
+			t.Errorf("pa fs probe --json %v: kernelLock %+v; want outcome excludes, claim %v", tt.env, k, claim)
 		}
 		for _, ck := range got.Checks {
 			if ck.Name == probe.CheckLink && ck.Errno != tt.link {
@@ -103,5 +117,38 @@ func TestFSProbeUsage(t *testing.T) {
 	r := c.run(t, t.TempDir(), "fs", "probe", "--help")
 	if r.code != 0 || !strings.Contains(r.stdout, "Exit codes:") || !strings.Contains(r.stdout, "Example:") {
 		t.Errorf("pa fs probe --help: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+// The kernel lock's line says whether it excludes a second open, and what
+// the lock makes of it: a claim only where it excludes and the file has a
+// device and inode; else no claim, a judgement by identity alone, and a
+// holder of another pid namespace never judged dead.
+func TestFSProbeKernelLockLine(t *testing.T) {
+	const claim = ": locks here record a kernel-lock claim; a judge refused it knows the holder alive, in whatever pid namespace of this host, and one granted it knows no process holds it"
+	const noClaim = ": locks here record no kernel-lock claim and are judged by identity alone (boot, pid namespace, pid and start time); " +
+		"a holder in another pid namespace of this host is then never judged dead, and only pa dispatch unlock --force removes its lock"
+	for _, tt := range []struct {
+		k    probe.KernelLock
+		want string
+	}{
+		{probe.KernelLock{Outcome: probe.KernelLockExcludes, FileKey: true, Claim: true},
+			"works and excludes a second open (refused while the first handle holds it)" + claim},
+		{probe.KernelLock{Outcome: probe.KernelLockExcludes},
+			"works and excludes a second open, but the volume gives no device and inode number of a file" + noClaim},
+		{probe.KernelLock{Outcome: probe.KernelLockDoesNotExclude, FileKey: true},
+			"works but does not exclude (a second open took it while the first handle held it)" + noClaim},
+		{probe.KernelLock{Outcome: probe.KernelLockDoesNotExclude, Errno: "EIO", FileKey: true},
+			"works but does not exclude (a second open's try failed with EIO, not EWOULDBLOCK)" + noClaim},
+		{probe.KernelLock{Outcome: probe.KernelLockRefused, Errno: "ENOLCK", FileKey: true},
+			"refused (ENOLCK)" + noClaim},
+		{probe.KernelLock{Outcome: probe.KernelLockRefused},
+			"refused" + noClaim},
+		{probe.KernelLock{Outcome: probe.KernelLockNotTried},
+			"not tried (the flock check could not make or open its file; the flock line says why)"},
+	} {
+		if got := kernelLockLine(tt.k); got != tt.want {
+			t.Errorf("kernelLockLine(%+v) =\n  %q\nwant\n  %q", tt.k, got, tt.want)
+		}
 	}
 }

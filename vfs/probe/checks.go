@@ -334,8 +334,10 @@ func (p *prober) dirSync() Check {
 	return c
 }
 
-// flock: the spawn-log lock does not use advisory locks; this says whether
-// the volume has them (flock on Unix, LockFileEx on Windows).
+// flock: whether the volume has advisory locks (flock on Unix, LockFileEx
+// on Windows) and whether they exclude a second open of the same file: a
+// holder of the spawn-log lock claims its kernel lock only where they do.
+// The trial also gives the report's [KernelLock] (p.kernel).
 func (p *prober) flock() Check {
 	c := Check{Name: CheckFlock}
 	if err := p.create("flock", ""); err != nil {
@@ -351,7 +353,9 @@ func (p *prober) flock() Check {
 		return failed(c.Name, "opening the file again", err)
 	}
 	defer b.Close()
+	key := hasFileKey(a)
 	if err := vfs.TryLock(a, p.path("flock")); err != nil {
+		p.kernel = kernelLock(err, nil, key)
 		c.Outcome, c.Errno = "error", ErrnoName(err)
 		if errors.Is(err, errors.ErrUnsupported) {
 			c.Outcome = "unsupported"
@@ -360,6 +364,7 @@ func (p *prober) flock() Check {
 		return c
 	}
 	err = vfs.TryLock(b, p.path("flock"))
+	p.kernel = kernelLock(nil, err, key)
 	switch {
 	case errors.Is(err, syscall.EWOULDBLOCK):
 		c.Outcome, c.Errno = "exclusive", ErrnoName(err)

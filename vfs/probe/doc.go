@@ -4,7 +4,9 @@
 // file (also one still open), a remove of a file still open, a rename of a
 // directory onto a file, an empty and a non-empty directory, a directory
 // fsync, an advisory lock (flock), and whether a listing taken right after a
-// create shows it.
+// create shows it. Of the advisory lock it also reports what the lock makes
+// of it ([KernelLock]): whether it exists and excludes a second open of the
+// same file, so that a hold there claims a kernel lock in its record.
 //
 // It decides nothing: the lock learns its class anew in every hold, and
 // [Run] only describes the volume to a person (`pa fs probe DIR`). It works

@@ -29,6 +29,9 @@ type Report struct {
 	// RemoveErr is the text of the error that kept the folder from being
 	// removed at the end ("" when Removed, or when nothing was tried).
 	RemoveErr string `json:"removeError,omitempty"`
+	// KernelLock is the volume's kernel lock as the lock uses it, from the
+	// flock check's trial: whether a hold here claims one in its record.
+	KernelLock KernelLock `json:"kernelLock"`
 }
 
 // Check is one thing the probe tried.
@@ -80,7 +83,8 @@ const (
 	// "refused" (any other error, which a commit reports as not synced).
 	CheckDirSync = "dir-fsync"
 	// CheckFlock: "exclusive" (a second handle is refused with
-	// EWOULDBLOCK), "not-exclusive", "unsupported" or "error".
+	// EWOULDBLOCK), "not-exclusive", "unsupported" or "error". Its trial
+	// also gives [Report.KernelLock].
 	CheckFlock = "flock"
 	// CheckListing: "shows" (every create was in the listing taken right
 	// after it) or "misses".
@@ -108,7 +112,10 @@ func Run(fsys vfs.FS) (Report, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return Report{}, err
 	}
-	p := &prober{fsys: fsys, dir: ".pa-probe-" + hex.EncodeToString(b[:]), ours: map[string]bool{}}
+	p := &prober{
+		fsys: fsys, dir: ".pa-probe-" + hex.EncodeToString(b[:]), ours: map[string]bool{},
+		kernel: KernelLock{Outcome: KernelLockNotTried},
+	}
 	if err := fsys.Mkdir(p.dir, 0o755); err != nil {
 		return Report{}, err
 	}
@@ -124,6 +131,7 @@ func Run(fsys vfs.FS) (Report, error) {
 		}
 		r.Checks = append(r.Checks, ck)
 	}
+	r.KernelLock = p.kernel
 	p.cleanup(&r)
 	return r, nil
 }
@@ -135,6 +143,8 @@ type prober struct {
 	dir   string
 	ours  map[string]bool
 	order []string // names created, in order, for the cleanup
+	// kernel is what the flock check found of the kernel lock.
+	kernel KernelLock
 }
 
 func (p *prober) path(name string) string { return path.Join(p.dir, name) }
