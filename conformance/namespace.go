@@ -46,7 +46,7 @@ func needUnshare(t *testing.T) {
 func inNamespace(t *testing.T, exe string, args ...string) *exec.Cmd {
 	t.Helper()
 	needUnshare(t)
-	return exec.Command("unshare", append([]string{"-p", "-f", "--mount-proc", "sh", "-c", `"$@"; exit $?`, "sh", exe}, args...)...)
+	return exec.Command("unshare", append([]string{"-p", "-f", "--kill-child", "--mount-proc", "sh", "-c", `"$@"; exit $?`, "sh", exe}, args...)...)
 }
 
 // innerPID finds the pid, in this process's namespace, of the test binary

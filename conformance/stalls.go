@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,27 @@ func wantOps(t *testing.T, who string, ops []string, want ...string) {
 	if !ok {
 		t.Fatalf("%s made %q; want exactly %q", who, ops, want)
 	}
+}
+
+// withoutOwnPending drops the ops on pid's own pending names: a writer's
+// first pending file on a device is linked to a second pending name of its
+// own, once, to learn whether the kernel lock is shared by hard links
+// (locking's linkedKernelLock), between its sweep and acquire:pending.
+func withoutOwnPending(ops []string, host string, pid int) []string {
+	own := "." + "pending-" + host + "-" + strconv.Itoa(pid) + "-"
+	var out []string
+	for _, op := range ops {
+		// "OP NAME [NEWNAME] RESULT...": link and rename name two files.
+		words := strings.Fields(op)
+		mine := len(words) >= 3 && strings.Contains(words[1], own)
+		if mine && (words[0] == "link" || words[0] == "rename") {
+			mine = strings.Contains(words[2], own)
+		}
+		if !mine {
+			out = append(out, op)
+		}
+	}
+	return out
 }
 
 // R15: a releaser (a real process) stalled past every window after moving
@@ -229,7 +251,7 @@ func stalledSweeper(t *testing.T, s *site) {
 	sw.resume(t)
 	sw.await(t, "step "+string(locking.StepAcquirePending)) // its sweep is over
 	pausedPastWindows(t, sw, locking.StepSweepJudged)
-	wantOps(t, "the sweeper, once it went on,", sw.ops(mark), "remove "+deadLeft)
+	wantOps(t, "the sweeper, once it went on,", withoutOwnPending(sw.ops(mark), host, sw.pid()), "remove "+deadLeft)
 	if !s.exists(liveLeft) || !bytes.Equal(s.readRaw(t, lockName), lock) {
 		t.Fatalf("the folder holds %q; the live owner's leftover and the live lock must stay as they were", s.ls(t))
 	}

@@ -24,6 +24,9 @@ const (
 // errHeld is publish's report that the lock name exists.
 var errHeld = errors.New("lock held")
 
+// errNoLinks stands for a link() already refused in this hold.
+var errNoLinks = errors.New("no hard links")
+
 // Acquire takes the lock that guards the file name in fsys (the lock is
 // LockName(name), in the same folder, which must exist), waiting up to
 // opts.Timeout for a holder that is not provably dead (spec: The steps,
@@ -196,16 +199,24 @@ func (h *Hold) publish() error {
 			return err
 		}
 		e.step(StepAcquirePending)
-		lerr := fsys.Link(pending, n.lock)
+		var lerr error
+		if h.cls == classNoLinks {
+			lerr = errNoLinks // learned by the pending file's first link() (linkedKernelLock)
+		} else {
+			lerr = fsys.Link(pending, n.lock)
+		}
 		switch {
 		case lerr == nil:
 			h.cls = classLinks
 			h.content = content
 			// The pending file is the lock now, and its kernel lock the
-			// hold's. Its name goes as the spec says, with that handle
-			// still open: on a FUSE volume with hard links (ntfs-3g) the
-			// name shows as .fuse_hidden* until the release closes it.
-			h.kernel, h.pending.kernel = h.pending.kernel, nil
+			// hold's where the record claims it; its name goes as the
+			// spec says. Where the record does not (a kernel lock kept per
+			// name, as on ntfs-3g: linkedKernelLock), the handle is closed
+			// first, so that FUSE shows no .fuse_hidden* name.
+			if h.pending.claim {
+				h.kernel, h.pending.kernel = h.pending.kernel, nil
+			}
 			cerr := h.closePending()
 			_ = h.dropPending()
 			if cerr != nil {

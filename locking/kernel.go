@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -233,6 +234,47 @@ func (e *env) removeLeftover(fsys vfs.FS, name string, step Step) bool {
 
 // noStep is removeLeftover's "report no step".
 const noStep Step = ""
+
+// linksShareKernelLock is, per device, whether a kernel lock taken through
+// one name of a file is the lock of every hard link to it: true on ext4,
+// xfs, btrfs and tmpfs, false on a libfuse volume with hard links
+// (ntfs-3g), whose kernel keeps a lock per name. It is a property of the
+// volume, learned once per process and device (linkedKernelLock).
+var linksShareKernelLock sync.Map // uint64 (device) -> bool
+
+// linkedKernelLock reports whether the kernel lock that k holds on the
+// pending file at name (of key) will be the lock of the name it is linked
+// to, so that the lock's record may claim it (docs/spawn-log-lock.md,
+// "Proof of death"). Where that is not known yet for the device, it links
+// the file to a second pending name of its own (newName), tries the kernel
+// lock through that name (refused means shared), and removes it. That
+// link() is the hold's first: an error other than EEXIST or ENOENT is
+// returned, and the caller learns from it that the volume has no hard
+// links, as it would from its publish's (spec: The steps, "The filesystem
+// class is learned per hold"); ENOENT is returned too (the pending file is
+// gone).
+func (e *env) linkedKernelLock(fsys vfs.FS, name string, key vfs.FileKey, newName func() (string, error)) (bool, error) {
+	if v, ok := linksShareKernelLock.Load(key.Dev); ok {
+		return v.(bool), nil
+	}
+	other, err := newName()
+	if err != nil {
+		return false, err
+	}
+	if err := fsys.Link(name, other); err != nil {
+		return false, err
+	}
+	shared := false
+	if g, err := fsys.OpenFile(other, vfs.ReadFlags, 0); err == nil {
+		shared = heldElsewhere(vfs.TryLock(g, other))
+		g.Close() // before the removal (FUSE)
+	}
+	if err := fsys.Remove(other); err != nil {
+		return false, nil // not learned; the record claims nothing
+	}
+	linksShareKernelLock.Store(key.Dev, shared)
+	return shared, nil
+}
 
 // closeKernel closes k, a kernel lock's handle, when there is one.
 func closeKernel(k vfs.File) {

@@ -30,9 +30,12 @@ type pendingFile struct {
 	at   io.WriterAt // f's, nil when f cannot be written in place
 	size int         // the bytes written
 	// kernel holds the file's kernel lock (kernel.go), nil where the
-	// volume has none; key is the file's key, which the record claims.
+	// volume has none; key is the file's key, which the record claims
+	// when claim is set (the lock will be the lock name's too:
+	// linkedKernelLock).
 	kernel vfs.File
 	key    vfs.FileKey
+	claim  bool
 	// rewritten is set when the bytes were rewritten in place: the name
 	// has lived through a wait, not only from its create to its link().
 	rewritten bool
@@ -46,7 +49,7 @@ type pendingFile struct {
 // acquire's own).
 func (h *Hold) writePending(now time.Time) (string, []byte, error) {
 	if p := h.pending; p != nil && p.at != nil {
-		content := h.recordFor(p.kernel != nil, p.key).at(now)
+		content := h.recordFor(p.claim, p.key).at(now)
 		if p.size != len(content) {
 			return h.newPending(now)
 		}
@@ -74,15 +77,33 @@ func (h *Hold) newPending(now time.Time) (string, []byte, error) {
 	if err := h.dropPending(); err != nil { // a file of another length cannot be rewritten whole
 		return "", nil, err
 	}
-	name, f, k, key, err := h.e.createHeld(h.fsys, func() (string, error) {
+	newName := func() (string, error) {
 		attempt, err := h.e.newAttempt()
 		return h.n.pending(attempt), err
-	})
+	}
+	name, f, k, key, err := h.e.createHeld(h.fsys, newName)
 	if err != nil {
 		return "", nil, err
 	}
-	h.pending = &pendingFile{name: name, f: f, kernel: k, key: key}
-	content := h.recordFor(k != nil, key).at(now)
+	// The kernel lock holds the pending name against sweeps in any case;
+	// the record claims it only where it will be the lock name's too.
+	claim := false
+	if k != nil {
+		shared, lerr := h.e.linkedKernelLock(h.fsys, name, key, newName)
+		switch {
+		case lerr == nil:
+			claim = shared
+		case errors.Is(lerr, fs.ErrNotExist):
+			k.Close()
+			f.Close()
+			_ = h.fsys.Remove(name)
+			return "", nil, lerr // as the publish's own link() would
+		case !errors.Is(lerr, fs.ErrExist):
+			h.cls = classNoLinks // the hold's one failing link()
+		}
+	}
+	h.pending = &pendingFile{name: name, f: f, kernel: k, key: key, claim: claim}
+	content := h.recordFor(claim, key).at(now)
 	if n, err := f.Write(content); err != nil || n != len(content) {
 		_ = h.dropPending()
 		if err == nil {
