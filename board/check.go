@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/filekind"
@@ -77,9 +78,14 @@ type Holder struct {
 	PID int `json:"pid"`
 	// Hostname is the hostname the lock records, whole.
 	Hostname string `json:"hostname"`
-	// State is locking.State's String: alive, dead, on another host, or
-	// empty or unreadable.
+	// State is locking.State's String: alive, dead, on another host, in
+	// another pid namespace of this host, or empty or unreadable.
 	State string `json:"state"`
+	// Evidence is what decided State (locking.Holder.Evidence, whole):
+	// "holds the lock's kernel lock", "pid 4242 is gone"... Left out when
+	// there is none (a lock of the spec's four fields, one of another host
+	// or another pid namespace that nothing proves dead, or unreadable).
+	Evidence string `json:"evidence,omitempty"`
 	// AgeMs is the lock's age in milliseconds, from the later of acquiredAt
 	// and the file time (spec: The clock).
 	AgeMs int64 `json:"ageMs"`
@@ -97,8 +103,9 @@ type CheckOptions struct {
 	StaleWindow time.Duration
 	// InFlightGrace is how long Check waits, at most, when a dispatch of
 	// the spawn-log is not on the board and the spawn-log lock is held by
-	// a holder alive on this host or on another host, which may be the
-	// writer of that dispatch between its commit and its board write: until
+	// a holder alive on this host, on another host or in another pid
+	// namespace of this host, which may be the writer of that dispatch
+	// between its commit and its board write: until
 	// that hold is gone, then the board is read again and only the
 	// dispatches still missing are reported. Zero means
 	// DefaultInFlightGrace (1 s); a negative value, no wait (the board is
@@ -124,7 +131,8 @@ type CheckOptions struct {
 // board is not reported at once: `pa dispatch open` commits its record
 // before it writes its board item, both under the lock, so the check may
 // have read the board between the two. When the lock is then held by a
-// holder alive on this host or on another host, Check waits until that
+// holder alive on this host, on another host or in another pid namespace
+// of this host (which nothing proves dead), Check waits until that
 // hold is gone, up to opts.InFlightGrace (1 s by default; polling the lock
 // every 5 ms); when it is free, dead or unreadable it does not wait. Either
 // way it reads the board again and reports only the dispatches still
@@ -158,7 +166,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 		problems = append(problems, Problem{
 			Kind: KindLockHeld, Agent: agent, Path: locking.LockName(logName), LockPath: locking.LockName(logName),
 			Holder: &Holder{
-				PID: h.PID, Hostname: h.Hostname, State: h.State.String(),
+				PID: h.PID, Hostname: h.Hostname, State: h.State.String(), Evidence: h.Evidence,
 				AgeMs: h.Age.Milliseconds(), AcquiredAt: h.AcquiredAt,
 			},
 			Command:     UnlockCommand(opts.Home, agent, h),
@@ -252,11 +260,13 @@ const ForceWhen = "only once the holder's process is gone or stuck, never while 
 
 // Line is the problem as one line for an operator or a hook, every value
 // read from disk escaped and capped for display. A lock-held line leads with
-// `pa dispatch unlock` and the holder's pid, then its host, state, age and
-// acquiredAt, and for a holder not provably dead when to use --force; it is
-// at most 362 characters, whatever the agent and host (spec: pa board
+// `pa dispatch unlock` and the holder's pid, then its host, state and what
+// decided it (the evidence), age and acquiredAt, and for a holder not
+// provably dead when to use --force; it is at most 362 characters, and
+// below 360 for a dead holder, whatever the agent and host (spec: pa board
 // check), so the envelope's 360-character cut can drop only the end of its
-// --force sentence.
+// --force sentence: where the worst values leave no room for the whole
+// evidence, it is cut to fit (the --json "evidence" keeps it whole).
 //
 // The line never names the estate's --home, even when it is not the
 // default: `pa --home DIR dispatch unlock` would no longer lead with `pa
@@ -273,10 +283,14 @@ func (p Problem) Line() string {
 			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; use --force %s",
 				estate.Display(p.Agent, p.Path), p.holder.Describe(), FormatWindow(p.staleWindow), ForceWhen)
 		}
-		line := fmt.Sprintf("pa dispatch unlock: %s has held %s past the %s stale window",
-			p.holder.Describe(), estate.Display(p.Agent, p.Path), FormatWindow(p.staleWindow))
-		if p.holder.State != locking.StateDead {
-			line += "; use --force " + ForceWhen
+		line := p.heldLine(p.holder)
+		if over := utf8.RuneCountInString(line) - maxHeldLine; over > 0 && p.holder.Evidence != "" {
+			// The evidence is what may not fit beside the worst values
+			// (capped names, a hostile acquiredAt, the longest window):
+			// cut to fit; --json "evidence" keeps it whole.
+			h := p.holder
+			h.Evidence = cutRunes(h.Evidence, over)
+			line = p.heldLine(h)
 		}
 		return line
 	case KindNotOnBoard:
@@ -291,6 +305,34 @@ func (p Problem) Line() string {
 		return fmt.Sprintf("%s cannot be read: %s; look at it and fix or move it by hand", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	}
 	return string(p.Kind)
+}
+
+// heldLine is the lock-held line of p for its lock's holder h.
+func (p Problem) heldLine(h locking.Holder) string {
+	line := fmt.Sprintf("pa dispatch unlock: %s has held %s past the %s stale window",
+		h.Describe(), estate.Display(p.Agent, p.Path), FormatWindow(p.staleWindow))
+	if h.State != locking.StateDead {
+		line += "; use --force " + ForceWhen
+	}
+	return line
+}
+
+// maxHeldLine is the spec's bound on the lock-held line (spec: pa board
+// check), so that the envelope's cut at 360 can drop only the end of its
+// --force sentence. A provably dead holder's line, which has no --force
+// sentence, stays below 360 whatever its evidence (the longest, a reused
+// pid's with two 20-digit start times, about 350 with the worst values).
+const maxHeldLine = 362
+
+// cutRunes is s shortened by over characters at least, its end replaced
+// by "...", or "" when that leaves nothing of it.
+func cutRunes(s string, over int) string {
+	r := []rune(s)
+	keep := len(r) - over - len("...")
+	if keep < 1 {
+		return ""
+	}
+	return string(r[:keep]) + "..."
 }
 
 // FormatWindow prints a stale window for a line: in whole seconds from a

@@ -28,8 +28,10 @@ const inFlightPoll = 5 * time.Millisecond
 // or by a holder that will not release it by itself (dead, an empty or
 // unreadable lock, a name that is no lock), W has released (its board
 // write done) or will never write: no wait. Only a hold that may still be
-// W's and may still release, a holder alive on this host or one on another
-// host (whose pid cannot be asked, as it may be alive), is waited for:
+// W's and may still release, a holder alive on this host, one on another
+// host (whose pid cannot be asked, as it may be alive) or one in another
+// pid namespace of this host (whose pid means nothing here, and whose
+// kernel lock does not prove it dead), is waited for:
 // until it is gone, or another hold or a dead or unreadable holder is there
 // instead, or grace has passed (a negative grace: no wait). It reads the
 // lock only (locking.Inspect): it never writes, breaks or sweeps.
@@ -56,10 +58,14 @@ func waitInFlight(fsys vfs.FS, logName string, lock locking.Options, grace time.
 }
 
 // mayRelease reports whether h is a hold whose holder may still be
-// writing and release the lock by itself: alive on this host, or on
-// another host.
+// writing and release the lock by itself: alive on this host, on another
+// host, or in another pid namespace of this host.
 func mayRelease(h locking.Holder) bool {
-	return h.Mode == 0 && (h.State == locking.StateAlive || h.State == locking.StateOtherHost)
+	switch h.State {
+	case locking.StateAlive, locking.StateOtherHost, locking.StateOtherNamespace:
+		return h.Mode == 0
+	}
+	return false
 }
 
 // sameHold reports whether a and b, two reads of the lock, are of one hold:

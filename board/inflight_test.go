@@ -2,6 +2,10 @@ package board_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -218,6 +222,68 @@ func TestCheckStopsWaitingWhenTheHoldChanges(t *testing.T) {
 			if err := next.Release(); err != nil {
 				t.Error(err)
 			}
+		}
+	})
+}
+
+// A writer alive in another pid namespace of this host (a container
+// sharing the estate) whose lock claims no kernel lock (a volume without
+// them): nothing proves it dead (its pid means nothing here), so, like a
+// holder on another host, it may still be between its commit and its
+// board write, and release. The check waits for that hold, reads the board
+// again once it is gone, and reports nothing. Here the hold is the lock
+// record such a writer leaves; at the check's first read of the lock while
+// it waits (its third open of the lock), the writer's board item lands and
+// the lock goes.
+func TestCheckWaitsForAWriterInAnotherPIDNamespace(t *testing.T) {
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		boardName := filepath.Join(e.Dir, filepath.FromSlash(estate.BoardPath("demo")))
+		var boards [][]byte // the board after dispatch 1, after dispatch 2
+		for _, title := range []string{"before", "racing"} {
+			if _, err := board.OpenDispatch(context.Background(), e.FS, "demo", title, opts()); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(boardName)
+			if err != nil {
+				t.Fatal(err)
+			}
+			boards = append(boards, b)
+		}
+		// The board as it was before the racing writer's board write.
+		if err := os.WriteFile(boardName, boards[0], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ns := uint64(1)
+		if ih, ok := locking.OSHost().(locking.IdentityHost); ok {
+			ns += ih.Self().PIDNamespace // another pid namespace than this one
+		}
+		lock := locking.LockName(estate.SpawnLogPath("demo"))
+		estatetest.WriteFile(t, e.Dir, lock, fmt.Sprintf(`{"pid":1,"hostname":%q,"token":"%s","pidNamespace":%d,"acquiredAt":"%s"}`,
+			locking.OSHost().Hostname(), strings.Repeat("ab", 12), ns, time.Now().UTC().Format("2006-01-02T15:04:05.000Z")))
+		if h, err := locking.Inspect(e.FS, estate.SpawnLogPath("demo"), locking.Options{}); err != nil || h.State != locking.StateOtherNamespace {
+			t.Fatalf("the lock: %+v, %v; want a holder in another pid namespace", h, err)
+		}
+		f := faultfs.New(e.FS)
+		f.Before(func(ev faultfs.Event) error {
+			if ev.Op == faultfs.OpOpenFile && ev.Name == lock && lockOpens(f) == 3 {
+				// The writer's board write, then its release.
+				if err := os.WriteFile(boardName, boards[1], 0o644); err != nil {
+					t.Error(err)
+				}
+				if err := os.Remove(filepath.Join(e.Dir, filepath.FromSlash(lock))); err != nil {
+					t.Error(err)
+				}
+			}
+			return nil
+		})
+		p, err := checkWithin(t, 20*time.Second, func() ([]board.Problem, error) {
+			return board.Check(f, "demo", board.CheckOptions{InFlightGrace: time.Minute})
+		})
+		if err != nil || len(p) != 0 {
+			t.Errorf("Check = %+v, %v; want no problem (dispatch 2 is on the board once its writer released)", p, err)
+		}
+		if n := lockOpens(f); n != 3 {
+			t.Errorf("Check opened the lock %d times; want 3 (a wait, until the hold was gone)", n)
 		}
 	})
 }

@@ -102,14 +102,26 @@ type Holder struct {
 	KernelLock bool
 
 	data []byte // the bytes read (at most maxLockBytes+1)
+	// otherNamespace: the holder is alive and the lock records a pid
+	// namespace that is not the judge's (its pid means nothing here).
+	otherNamespace bool
 }
+
+// EvidenceKernelLock is the Evidence of a holder judged alive because a
+// process holds the lock's kernel lock: alive for certain, whatever its pid
+// says (a stopped process holds it too).
+const EvidenceKernelLock = "holds the lock's kernel lock"
 
 // Describe returns the holder in one line for messages, every value read
 // from disk escaped and capped for display (spec: The lock file and the
 // names beside it): `pid 1234 on host "h" (alive, age 3s, acquiredAt
-// 2026-11-29T15:42:59.123Z)`, or, for a lock that does not parse, `an empty
-// lock (0 bytes, age 5s)` or `an unreadable lock (12 bytes, not a JSON object
-// with an integer pid, age 5s)`.
+// 2026-11-29T15:42:59.123Z)`, with the Evidence after the state when there
+// is one (`(alive: holds the lock's kernel lock, age 3s, ...)`), or, for a
+// lock that does not parse, `an empty lock (0 bytes, age 5s)` or `an
+// unreadable lock (12 bytes, not a JSON object with an integer pid, age
+// 5s)`. A holder alive in another pid namespace of this host, whose pid
+// is not this namespace's process of that number, is `(alive in another
+// pid namespace of this host: holds the lock's kernel lock, ...)`.
 func (h Holder) Describe() string {
 	if h.State == StateUnreadable {
 		if h.Mode != 0 {
@@ -133,6 +145,9 @@ func (h Holder) Describe() string {
 		acq = "unknown"
 	}
 	state := h.State.String()
+	if h.State == StateAlive && h.otherNamespace {
+		state += " " + StateOtherNamespace.String()
+	}
 	if h.Evidence != "" {
 		state += ": " + h.Evidence
 	}
@@ -199,6 +214,12 @@ func (e *env) judge(data []byte, size int64, fileTime time.Time, kernel func(vfs
 		return h
 	}
 	h.State, h.Evidence = e.liveness(rec, kernel)
+	if h.State == StateAlive && rec.id.PIDNamespace != 0 {
+		// Alive by its kernel lock, as liveness judges no other holder of
+		// another pid namespace alive: its pid is not the process of that
+		// number here, which Describe says.
+		h.otherNamespace = rec.id.PIDNamespace != e.selfIdentity().PIDNamespace
+	}
 	return h
 }
 

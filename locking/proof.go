@@ -30,7 +30,7 @@ func (e *env) liveness(rec parsedRecord, kernel func(claimed vfs.FileKey) kernel
 		ks = kernel(rec.kernel)
 	}
 	if ks == kernelHeld {
-		return StateAlive, "holds the lock's kernel lock"
+		return StateAlive, EvidenceKernelLock
 	}
 	self := e.selfIdentity()
 	if rec.id.Boot != "" && self.Boot != "" && rec.id.Boot != self.Boot {

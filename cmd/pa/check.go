@@ -27,9 +27,10 @@ func (c *checkCmd) Help() string {
 	return `Reports, for one agent or every agent: a spawn-log lock held longer than the
 stale window (--stale-window, default 60s), with its holder and the pa
 dispatch unlock command; every dispatch of the spawn-log that is not on the
-board (one that a pa dispatch open still holding the lock, alive on this host
-or on another, has committed and not yet put on the board is waited for, up
-to 1s, and is not reported once it is there); a spawn-log or board that does not parse; a lock, spawn-log or board
+board (one that a pa dispatch open still holding the lock, alive on this host,
+on another host or in another pid namespace of this host, has committed and
+not yet put on the board is waited for, up to 1s, and is not reported once it
+is there); a spawn-log or board that does not parse; a lock, spawn-log or board
 that cannot be read as a file (a directory or a named pipe in its place, no
 permission, an I/O error: --json kind "unreadable"); without --agent, an
 agent folder that is a symbolic link out of the estate (never followed).
@@ -38,8 +39,10 @@ estate that does not exist is an error), and a held lock is never broken for
 its age. A lock's age is the time since the later of its acquiredAt and its
 file time, never below 0.
 
-Output: one line a problem (--json: {"problems":[...]} with values whole, and
-a "command" that names --home when the estate is not the default;
+Output: one line a problem, a held lock's with what decided its holder's state
+(--json: {"problems":[...]} with values whole, the holder's "evidence" where
+there is one, and a "command" that names --home when the estate is not the
+default;
 --hook-envelope: {"ok":bool,"problems":[lines cut at 360 characters]}).
 
 With both --json and --hook-envelope, --hook-envelope wins: the envelope is

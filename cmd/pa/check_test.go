@@ -2,11 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/locking/locktest"
 )
 
 // The envelope cuts each line at 360 characters and still exits 0; a
@@ -114,5 +118,79 @@ func TestBoardCheckRacingOpensGivesNoFalseAlarm(t *testing.T) {
 		if r := c.run(t, home, "board", "check", "--agent", "demo"); r.code != 0 || r.stdout != "" {
 			t.Errorf("check %d while the opens run: exit %d, stdout %q, stderr %q; want exit 0 and nothing", checks, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// board check over a lock held past the stale window says which evidence
+// decided its holder's state: in its line, and in --json as the holder's
+// "evidence", whole, only where there is one. A lock of the spec's four
+// fields has none: its holder object is as before, byte for byte, with
+// the same keys in the same order. A holder in another pid namespace whose
+// lock claims no kernel lock has none either: its state says it.
+func TestBoardCheckSaysWhichEvidenceDecided(t *testing.T) {
+	c := binClasses[0]
+	live := locktest.LivePID(t)
+	for _, tc := range []struct {
+		name      string
+		holder    func(t *testing.T, home string) int // sets the lock up, returns its pid
+		state     string                              // --json "state"
+		evidence  string                              // --json "evidence", "" for none
+		described string                              // the state as the line shows it
+	}{
+		{"four fields", func(t *testing.T, home string) int {
+			estatetest.WriteFile(t, home, demoLog+".lock", lockJSON(live, hostname(), time.Now().Add(-time.Hour)))
+			return live
+		}, "alive", "", "alive"},
+		{"this namespace", func(t *testing.T, home string) int {
+			return startHolder(t, home, false).pid()
+		}, "alive", "holds the lock's kernel lock", "alive: holds the lock's kernel lock"},
+		{"another namespace", func(t *testing.T, home string) int {
+			startHolder(t, home, true)
+			return 1
+		}, "alive", "holds the lock's kernel lock", "alive in another pid namespace of this host: holds the lock's kernel lock"},
+		{"another namespace, no kernel lock claimed", func(t *testing.T, home string) int {
+			startHolder(t, home, true)
+			dropKernelClaim(t, home)
+			return 1
+		}, "in another pid namespace of this host", "", "in another pid namespace of this host"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			estatetest.WriteFile(t, home, demoLog, emptyLog)
+			pid := tc.holder(t, home)
+			lead := fmt.Sprintf("pa dispatch unlock: pid %d on host \"%s\" (%s, age ", pid, hostname(), tc.described)
+			end := " has held agents/demo/spawn-log.json.lock past the 1ms stale window; use --force " + forceWhen
+			r := c.run(t, home, "board", "check", "--stale-window", "1ms")
+			if line := strings.TrimSuffix(r.stdout, "\n"); r.code != 2 || !strings.HasPrefix(line, lead) || !strings.HasSuffix(line, end) || strings.Contains(line, "\n") {
+				t.Errorf("plain: exit %d, stdout %q; want exit 2 and %q...%q", r.code, r.stdout, lead, end)
+			}
+
+			r = c.run(t, home, "board", "check", "--stale-window", "1ms", "--json")
+			var js struct {
+				Problems []struct {
+					Line   string
+					Holder json.RawMessage
+				}
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &js); err != nil || r.code != 2 || len(js.Problems) != 1 {
+				t.Fatalf("--json: exit %d, stdout %q (%v); want exit 2 and one problem", r.code, r.stdout, err)
+			}
+			var h struct {
+				PID             int
+				State, Evidence string
+			}
+			if err := json.Unmarshal(js.Problems[0].Holder, &h); err != nil {
+				t.Fatal(err)
+			}
+			// The keys as before, in their order, with evidence after
+			// state where there is one.
+			keys := `^\{"pid":[0-9]+,"hostname":"[^"]*","state":"[^"]*",("evidence":"[^"]*",)?"ageMs":[0-9]+,"acquiredAt":"[^"]*"\}$`
+			hasEvidence := strings.Contains(string(js.Problems[0].Holder), `"evidence"`)
+			if !regexp.MustCompile(keys).Match(js.Problems[0].Holder) || h.PID != pid || h.State != tc.state || h.Evidence != tc.evidence ||
+				hasEvidence != (tc.evidence != "") || !strings.HasPrefix(js.Problems[0].Line, lead) {
+				t.Errorf("--json: holder %s, line %q; want pid %d, state %q, evidence %q (left out when none), and the line %q...",
+					js.Problems[0].Holder, js.Problems[0].Line, pid, tc.state, tc.evidence, lead)
+			}
+		})
 	}
 }

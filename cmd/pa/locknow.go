@@ -35,7 +35,7 @@ type lockNow struct {
 func (a advice) now(fsys vfs.FS, opts locking.Options) lockNow {
 	h, err := locking.Inspect(fsys, estate.SpawnLogPath(a.agent), opts)
 	switch {
-	case err == nil && h.State == locking.StateAlive && h.PID == os.Getpid():
+	case err == nil && thisProcess(h):
 		return lockNow{lead: a.held(h) + ", this pa, which exits now", clear: a.clearWith(locking.Holder{State: locking.StateDead})}
 	case err == nil:
 		return lockNow{lead: a.held(h), clear: a.clearWith(h)}
@@ -43,6 +43,22 @@ func (a advice) now(fsys vfs.FS, opts locking.Options) lockNow {
 		return lockNow{lead: a.lock() + " (no holder)"}
 	}
 	return lockNow{lead: a.lock() + " (holder not read)", clear: a.notRead()}
+}
+
+// thisProcess reports whether h, as judged, is held by this very process:
+// alive, with this process's pid, and not of another pid namespace, where
+// that pid number is another process's (a holder there is judged alive by
+// its kernel lock, whatever its pid).
+func thisProcess(h locking.Holder) bool {
+	if h.State != locking.StateAlive || h.PID != os.Getpid() {
+		return false
+	}
+	ns := h.Identity.PIDNamespace
+	if ns == 0 {
+		return true // not recorded: the pid alone, as the spec judges it
+	}
+	ih, ok := locking.OSHost().(locking.IdentityHost)
+	return ok && ih.Self().PIDNamespace == ns
 }
 
 // notRead is the advice for a lock pa cannot read (a permission, an I/O

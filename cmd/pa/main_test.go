@@ -27,6 +27,10 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	if home := os.Getenv(holdEnv); home != "" {
+		// A holder started by startHolder: it takes the lock and waits.
+		os.Exit(holdLock(home))
+	}
 	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "^$" {
 		// A child of locktest.DeadPID: it only has to exit.
 		os.Exit(m.Run())

@@ -16,20 +16,28 @@ import (
 
 // unlockCmd is `pa dispatch unlock`.
 type unlockCmd struct {
-	Force bool   `help:"Remove the lock whatever its holder: the operator's decision, since pa cannot know whether the holder still runs. It prints the holder first. Only once the holder's process is gone or stuck, never while it still runs."`
+	Force bool   `help:"Remove the lock whatever its holder: the operator's decision, since pa cannot tell a holder that is stuck from one that still runs. It prints the holder first, and says so when the holder is alive for certain (it holds the lock's kernel lock). Only once the holder's process is gone or stuck, never while it still runs."`
 	Agent string `help:"The agent whose spawn-log lock to remove (default: every agent; --force needs it)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME" type:"needed"`
 }
 
 // Help is the command's long help.
 func (c *unlockCmd) Help() string {
-	return `Reads the spawn-log lock, prints its holder, then removes it if its holder is
-provably dead (on this host, its pid gone). Any other holder (alive, on another
-host, a reused pid, an empty or unreadable lock) is refused and the lock is left
-byte for byte, unless --force: then the lock is removed whatever its holder,
-after its holder is printed. --force is the operator's decision: pa cannot tell
-a holder that is stuck from one that is slow. Use it only once the holder's
-process is gone or stuck, never while it still runs: a holder still running
-can then lose a record. A lock that changed since it was read is never removed.
+	return `Reads the spawn-log lock, prints its holder and what decided its state, then
+removes it if its holder is provably dead: of this host, with the lock's kernel
+lock free (unless its pid answers as the holder, started when it did), or, in
+pa's own pid namespace, its pid gone or now another process's (it started at
+another time), or of an earlier boot; for a lock of the spec's four fields, on
+this host and its pid gone. Any other holder (alive, on another host, in
+another pid namespace of this host with its kernel lock not free, a reused pid
+of a lock that records neither start time nor kernel lock, an empty or
+unreadable lock) is refused and the lock is left byte for byte, unless
+--force: then the lock is removed whatever its holder, after its holder is
+printed, and for a holder that holds the lock's kernel lock, that it is alive
+for certain (a stopped process holds it too). --force is the operator's
+decision: pa cannot tell a holder that is stuck from one that is slow. Use it
+only once the holder's process is gone or stuck, never while it still runs: a
+holder still running can then lose a record. A lock that changed since it was
+read is never removed.
 A symbolic link or a named pipe under the lock's name is a lock that does not
 parse: --force removes it (a link, never its target); a directory is never
 removed, --force or not: look at it and remove it by hand.
@@ -116,6 +124,7 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 }
 
 // unlockOne unlocks one agent's lock (spec: Unlock): it prints the holder,
+// with --force that it is alive for certain where its kernel lock says so,
 // then "removed" once it is. held says whether a lock was there. The error
 // is an *exitError of exit 2 with its line for a refusal, a busy claim, a
 // lock that changed, Ctrl-C while waiting and a file operation of the lock
@@ -149,6 +158,12 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 	} else {
 		fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), holder(h))
 	}
+	if c.Force && aliveForCertain(h) {
+		// --force over a holder the kernel proves alive: removed as asked
+		// (a stopped process holds its kernel lock too), said plainly
+		// before; the removed line stays as it is for any holder.
+		fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), aliveAllTheSame)
+	}
 	err = locking.Unlock(ctx, fsys, name, h, c.Force, opts)
 	switch {
 	case err == nil:
@@ -164,6 +179,17 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 		return true, fail(exitProblem, "%sunlock failed: %s; %s", then(n.lead), reason(agent, err), n.or("the lock is free now"))
 	}
 	return true, a.lockError(err, 0)
+}
+
+// aliveAllTheSame is what unlock --force says, after the holder, of a
+// holder that holds the lock's kernel lock, before it removes the lock.
+const aliveAllTheSame = "its holder is alive for certain: it holds the lock's kernel lock (a stopped process holds it too); " +
+	"removing the lock all the same, as asked: if it still runs, it can lose a record"
+
+// aliveForCertain reports whether h's holder is proven alive by the kernel:
+// a process holds the lock's kernel lock, in whatever pid namespace.
+func aliveForCertain(h locking.Holder) bool {
+	return h.State == locking.StateAlive && h.Evidence == locking.EvidenceKernelLock
 }
 
 // changed is the exit-2 line of an unlock whose lock changed since it was
