@@ -251,7 +251,19 @@ func stalledSweeper(t *testing.T, s *site) {
 	sw.resume(t)
 	sw.await(t, "step "+string(locking.StepAcquirePending)) // its sweep is over
 	pausedPastWindows(t, sw, locking.StepSweepJudged)
-	wantOps(t, "the sweeper, once it went on,", withoutOwnPending(sw.ops(mark), host, sw.pid()), "remove "+deadLeft)
+	// The leftover is moved to a broken name of the sweeper's own while
+	// it holds the leftover's kernel lock, then removed (locking's
+	// removeLeftover); without kernel locks it is removed where it is.
+	ops := withoutOwnPending(sw.ops(mark), host, sw.pid())
+	if len(ops) == 2 {
+		moved := strings.Fields(ops[0])
+		if len(moved) < 3 || !strings.Contains(moved[2], ".lock.broken-"+host+"-"+strconv.Itoa(sw.pid())+"-") {
+			t.Fatalf("the sweeper, once it went on, made %q; want the leftover moved to a broken name of its own, then removed", ops)
+		}
+		wantOps(t, "the sweeper, once it went on,", ops, "rename "+deadLeft+" "+moved[2], "remove "+moved[2])
+	} else {
+		wantOps(t, "the sweeper, once it went on,", ops, "remove "+deadLeft)
+	}
 	if !s.exists(liveLeft) || !bytes.Equal(s.readRaw(t, lockName), lock) {
 		t.Fatalf("the folder holds %q; the live owner's leftover and the live lock must stay as they were", s.ls(t))
 	}

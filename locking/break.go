@@ -79,7 +79,7 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 		}
 		kind, o := n.classify(other)
 		if kind == ownerInName && o.hostHash == n.host && !e.host.Alive(o.pid) &&
-			e.removeLeftover(fsys, path.Join(n.dir, other), noStep) {
+			e.removeLeftover(fsys, n, path.Join(n.dir, other), noStep) {
 			// A dead breaker's claim: its name is unique, so nothing can
 			// re-create it.
 			continue

@@ -208,18 +208,24 @@ const maxNamesLost = 3
 // this host and whose pid is gone as this process sees it, unless a
 // process holds its kernel lock: an owner alive in another pid namespace,
 // where its pid means nothing here (docs/spawn-log-lock.md, "Proof of
-// death"). The name is removed while this process holds that kernel lock,
-// so an owner that takes its own just after the create (createHeld) finds
-// the name gone and makes another. step, unless noStep, is reported just
-// before the removal. It reports whether the name was removed.
-func (e *env) removeLeftover(fsys vfs.FS, name string, step Step) bool {
+// death"). While this process holds that kernel lock the name is moved to
+// a broken name of this attempt's own, so an owner that takes its lock just
+// after the create (createHeld) finds its name gone and makes another;
+// then the handle is closed and the moved name removed (a name removed
+// while open would show as .fuse_hidden* on FUSE). step, unless noStep, is
+// reported just before the move. It reports whether the name was removed.
+func (e *env) removeLeftover(fsys vfs.FS, n names, name string, step Step) bool {
+	var held vfs.File
 	if e.kernelLocks() {
 		f, err := fsys.OpenFile(name, vfs.ReadFlags, 0)
 		switch {
 		case err == nil:
 			defer f.Close()
-			if heldElsewhere(vfs.TryLock(f, name)) {
+			switch err := vfs.TryLock(f, name); {
+			case heldElsewhere(err):
 				return false // its owner lives, in whatever pid namespace
+			case err == nil:
+				held = f
 			}
 		case errors.Is(err, fs.ErrNotExist):
 			return false
@@ -228,7 +234,20 @@ func (e *env) removeLeftover(fsys vfs.FS, name string, step Step) bool {
 	if step != noStep {
 		e.step(step)
 	}
-	_ = fsys.Remove(name)
+	if held == nil {
+		_ = fsys.Remove(name)
+		return true
+	}
+	attempt, err := e.newAttempt()
+	if err != nil {
+		return false
+	}
+	moved := n.broken(attempt)
+	if err := fsys.Rename(name, moved); err != nil {
+		return false
+	}
+	held.Close()
+	_ = fsys.Remove(moved)
 	return true
 }
 

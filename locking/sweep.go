@@ -46,7 +46,7 @@ func (e *env) sweep(fsys vfs.FS, n names) {
 			_ = fsys.Remove(name)
 			continue
 		}
-		e.removeLeftover(fsys, name, StepSweepJudged)
+		e.removeLeftover(fsys, n, name, StepSweepJudged)
 	}
 }
 
