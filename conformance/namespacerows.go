@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os/exec"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -135,4 +138,43 @@ func otherNamespaceDeadHolderBroken(t *testing.T, s *site) {
 	s.mustWrite(t, "after", noWait(s.me()))
 	s.wantTitles(t, "pre", "after")
 	s.onlyLog(t)
+}
+
+// R50: eight pa dispatch open at once, four in this pid namespace and
+// four each in a namespace of its own, on one estate: each commits its
+// record once, none breaks another's live lock or sweeps another's
+// pending or temp files, and nothing is left (5 trials).
+func opensOfTwoNamespaces(t *testing.T, s *site) {
+	needUnshare(t)
+	const trials, writers = 5, 8
+	for trial := range trials {
+		s.reset(t)
+		results := make([]result, writers)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range writers {
+			cmd := s.paCmd(t, "", openArgs(i)...)
+			if i%2 == 1 {
+				ns := exec.Command("unshare", append([]string{"-p", "-f", "--kill-child", "--mount-proc", cmd.Path}, cmd.Args[1:]...)...)
+				ns.Env = cmd.Env
+				cmd = ns
+			}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			wg.Go(func() {
+				<-start
+				err := cmd.Run()
+				results[i] = result{stdout: stdout.String(), stderr: stderr.String(), code: exitCode(err)}
+			})
+		}
+		close(start)
+		wg.Wait()
+		if got := ids(t, results); !slices.Equal(got, seq(1, writers)) {
+			t.Fatalf("trial %d: ids %v; want 1..%d, each once", trial, got, writers)
+		}
+		s.checkEstate(t, seq(1, writers))
+		if t.Failed() {
+			t.Fatalf("trial %d failed", trial)
+		}
+	}
 }

@@ -155,6 +155,7 @@ var registry = []caseDef{
 	{"R50", "other-namespace-holder-kept", both, otherNamespaceHolderKept, realProcess},
 	{"R50", "other-namespace-pending-kept", both, otherNamespacePendingKept, realProcess},
 	{"R50", "other-namespace-claim-kept", both, otherNamespaceClaimKept, realProcess},
+	{"R50", "pa-opens-of-two-namespaces", both, opensOfTwoNamespaces, realProcess},
 	{"R51", "other-namespace-dead-holder-broken", both, otherNamespaceDeadHolderBroken, realProcess},
 	{"R52", "reused-pid-with-identity", both, reusedPIDWithIdentity, realProcess},
 	{"R53", "earlier-boot-broken", both, earlierBootBroken, realProcess},
