@@ -158,19 +158,43 @@ func (s *site) chtimes(t *testing.T, name string, at time.Time) {
 	}
 }
 
-// ls lists the agent's folder, sorted.
+// ls lists the agent's folder, sorted. A .fuse_hidden* name (libfuse's
+// for a file removed or renamed over while a handle had it open) is waited
+// for to go, up to fuseRelease: libfuse removes it when it handles the
+// release of the file's last handle, which an NTFS run showed can come
+// just after the close(2) of a process, or the exit of a killed one,
+// has returned. One still there then is listed, and fails the case.
 func (s *site) ls(t *testing.T) []string {
+	t.Helper()
+	deadline := time.Now().Add(fuseRelease)
+	for {
+		names, hidden := s.list(t)
+		if !hidden || !time.Now().Before(deadline) {
+			return names
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// fuseRelease bounds ls's wait for libfuse to remove a hidden name.
+const fuseRelease = 2 * time.Second
+
+// list is one listing of the agent's folder, sorted, and whether it holds
+// a .fuse_hidden* name.
+func (s *site) list(t *testing.T) ([]string, bool) {
 	t.Helper()
 	ents, err := s.raw.ReadDir(agentDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
+	hidden := false
 	for _, de := range ents {
 		names = append(names, de.Name())
+		hidden = hidden || strings.HasPrefix(de.Name(), ".fuse_hidden")
 	}
 	slices.Sort(names)
-	return names
+	return names, hidden
 }
 
 // files lists the names under the folder dir of the estate (relative to
