@@ -210,7 +210,10 @@ const maxNamesLost = 3
 // death"). The name is removed while this process holds that kernel lock,
 // so an owner that takes its own just after the create (createHeld) finds
 // the name gone and makes another. step, unless noStep, is reported just
-// before the removal. It reports whether the name was removed.
+// before the removal. It reports whether the name was removed. A name it
+// cannot open (another user's file of mode 0600: EACCES) is left: its
+// kernel lock cannot be tried, so nothing proves its owner dead in every
+// pid namespace.
 func (e *env) removeLeftover(fsys vfs.FS, name string, step Step) bool {
 	if e.kernelLocks() {
 		f, err := fsys.OpenFile(name, vfs.ReadFlags, 0)
@@ -222,6 +225,8 @@ func (e *env) removeLeftover(fsys vfs.FS, name string, step Step) bool {
 			}
 		case errors.Is(err, fs.ErrNotExist):
 			return false
+		default:
+			return false // its kernel lock cannot be tried: not proven dead
 		}
 	}
 	if step != noStep {

@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"syscall"
 	"testing"
 
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/faultfs"
 )
 
 // The kernel lock as the proof of life (kernel.go), for real: flock(2) on
@@ -450,4 +452,33 @@ func TestCommitTempFileOfAnotherNamespaceNotSwept(t *testing.T) {
 		}
 		e.wantRecords(t, "one")
 	})
+}
+
+// A name beside the lock that the sweeper cannot open (another user's
+// file, mode 0600 under umask 077: EACCES) cannot have its kernel lock
+// tried, so its owner, whose pid is gone as the sweeper sees it, may live
+// in another pid namespace: it is left, never removed on the pid alone.
+func TestLeftoverThatCannotBeOpenedNotSwept(t *testing.T) {
+	for _, kind := range []string{"log.json.lock.pending-", "log.json.tmp-"} {
+		t.Run(kind, func(t *testing.T) {
+			e := newEstate(t, classes[0])
+			m := locktest.NewMachine("host-a")
+			owner := m.SpawnIn(nsB) // alive, but gone as nsA sees pids
+			base := fmt.Sprintf("%s%s-%d-0123456789abcdef01234567", kind, locking.HostHash("host-a"), owner.PID())
+			e.writeRaw(t, "d/"+base, []byte("{}"))
+			holdKernelLock(t, e, "d/"+base)
+			ffs := faultfs.New(e.fsys)
+			ffs.Fail(faultfs.Rule{Op: faultfs.OpOpenFile, Match: base, Err: syscall.EACCES})
+			h, err := locking.Acquire(context.Background(), ffs, target, fast(m.SpawnIn(nsA)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Release(); err != nil {
+				t.Fatal(err)
+			}
+			if !e.exists("d/" + base) {
+				t.Fatal("a name whose kernel lock could not be tried was swept on its pid alone")
+			}
+		})
+	}
 }
