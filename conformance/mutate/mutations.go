@@ -240,6 +240,12 @@ var mutations = []mutation{
 	{"an untyped entry whose lstat fails is left out of the listing", "vfs/osfs/readdir_linux.go",
 		`if err == unix.ENOENT {`,
 		`if err != nil {`},
+	{"the fast record parse takes a kernelLock of inode 0", "recordown.go",
+		`if key.Ino, r, ok = cutInteger(r); !ok || key.Ino == 0 {`,
+		`if key.Ino, r, ok = cutInteger(r); !ok {`},
+	{"the fast record parse takes a boot id of any shape", "recordown.go",
+		`if !validBoot(p.id.Boot) {`,
+		`if false {`},
 	// The proof of death (issue 13; docs/spawn-log-lock.md, "Proof of
 	// death"): the judgement (proof.go), the kernel lock (kernel.go) and
 	// the identity fields' parse (record.go).
