@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -182,11 +183,11 @@ func TestKernelClaimOnAnotherFileNotJudged(t *testing.T) {
 		name string
 		// claim returns the claimed key from the key of the file found and
 		// of another file.
-		claim        func(found, other vfs.FileKey) vfs.FileKey
-		lockFound    bool // a handle holds the found file's kernel lock
-		otherNS      bool // the holder records pid namespace nsB (else nsA, its pid gone)
-		state        locking.State
-		evidenceLead string // "" for none
+		claim     func(found, other vfs.FileKey) vfs.FileKey
+		lockFound bool // a handle holds the found file's kernel lock
+		otherNS   bool // the holder records pid namespace nsB (else nsA, its pid gone)
+		state     locking.State
+		evidence  string // "" for none; %d is the holder's pid
 	}{
 		{"another inode, the file found free, another namespace",
 			func(_, o vfs.FileKey) vfs.FileKey { return o }, false, true, locking.StateOtherNamespace, ""},
@@ -220,9 +221,11 @@ func TestKernelClaimOnAnotherFileNotJudged(t *testing.T) {
 			if c.lockFound {
 				release = holdKernelLock(t, e, lockP)
 			}
+			// The judge's probe is a real flock on the file found, whatever
+			// its Host; holdKernelLock's handles stand for the owners.
 			got := e.inspectBy(t, m.SpawnIn(nsA))
-			evidence := c.evidenceLead
-			if evidence == "pid %d is gone" {
+			evidence := c.evidence
+			if strings.Contains(evidence, "%d") {
 				evidence = fmt.Sprintf(evidence, p.PID())
 			}
 			if got.State != c.state || got.Evidence != evidence {
@@ -346,6 +349,9 @@ func TestLeftoverHeldByItsKernelLockNotSwept(t *testing.T) {
 				name := fmt.Sprintf("d/%s%s-%d-0123456789abcdef01234567", kind, locking.HostHash("host-a"), owner.PID())
 				e.writeRaw(t, name, []byte("{}"))
 				release := holdKernelLock(t, e, name)
+				// An IdentityProcess: only a sweeper that takes kernel
+				// locks tries the leftover's (a plain Process removes it on
+				// the pid alone, as the spec's sweep does).
 				sweeper := m.SpawnIn(nsA)
 				sweep := func() {
 					h, err := locking.Acquire(context.Background(), e.fsys, target, fast(sweeper))
@@ -385,7 +391,8 @@ func TestClaimHeldByItsKernelLockStopsABreak(t *testing.T) {
 	claim := fmt.Sprintf("d/log.json.lock.claim-%s-%s-%d-0123456789abcdef01234567", keyOf(lock), locking.HostHash("host-a"), owner.PID())
 	e.writeRaw(t, claim, []byte("{}"))
 	release := holdKernelLock(t, e, claim)
-	breaker := m.SpawnIn(nsA)
+	breaker := m.SpawnIn(nsA) // takes kernel locks, so it tries the claim's
+
 	judged := e.inspectBy(t, breaker)
 	if judged.State != locking.StateDead {
 		t.Fatalf("the lock judged %v; want dead", judged.State)

@@ -123,7 +123,9 @@ func TestProofOfDeath(t *testing.T) {
 }
 
 // A holder in another pid namespace of this host is never broken: its pid
-// means nothing here, and every message names why the writer waits.
+// means nothing here, and every message names why the writer waits. The
+// writers are IdentityProcesses: their pending files take real kernel
+// locks, as a real writer's do; nothing here depends on it.
 func TestOtherNamespaceNamedInMessages(t *testing.T) {
 	e := newEstate(t, classes[0])
 	m := locktest.NewMachine("host-a")
@@ -155,7 +157,8 @@ func TestOtherNamespaceNamedInMessages(t *testing.T) {
 // The spec's four-field lock is judged as the spec says, by kill(pid, 0)
 // alone, by a judge that knows identities as by one that does not: the
 // same state, no evidence, no identity, and the very bytes of Describe the
-// spec's messages had (a reused pid is a block, as the spec says).
+// spec's messages had (a reused pid is a block, as the spec says). The
+// judges only read (no hold, so no kernel lock of theirs).
 func TestFourFieldLockJudgedAsTheSpecSays(t *testing.T) {
 	for _, c := range []struct {
 		name     string

@@ -20,7 +20,9 @@ import (
 // would make it dead or a block, so a parser that took the absurd value for
 // it would turn the row red. The kernelLock rows claim the very file the
 // lock is (its device and inode), unlocked: a claim taken as valid would
-// read as "no process holds the lock's kernel lock", dead. A number with a
+// read as "no process holds the lock's kernel lock", dead: the judge tries
+// that kernel lock for real (flock on the temp folder's file, as every
+// judge does whatever its Host), which is what those rows need. A number with a
 // leading zero is no JSON: that lock is unreadable, never broken.
 func TestAbsurdIdentityFieldsCountAsNotRecorded(t *testing.T) {
 	e := newEstate(t, classes[0])
