@@ -3,6 +3,7 @@ package locking_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -223,4 +224,62 @@ func holdLock(t *testing.T, e *estate) (*locktest.Machine, *locking.Hold) {
 		t.Fatal(err)
 	}
 	return m, holder
+}
+
+// The pid namespaces of the fake identity hosts: nsA is the judges', nsB
+// another one of the same host.
+const (
+	nsA uint64 = 4026531836
+	nsB uint64 = 4026532999
+)
+
+// otherBoot is a valid boot id that no fake Machine has.
+const otherBoot = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"
+
+// judgedAt is the acquiredAt of every hand-made lock, and the file time
+// setLock gives it; judgeNow is 3 s later, the judges' clock.
+var (
+	judgedAt = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	judgeNow = func() time.Time { return judgedAt.Add(3 * time.Second) }
+)
+
+// identityLock is a lock's bytes in the one shape record.encode writes, the
+// raw JSON members fields (`"boot":"…"`, in the record's order for the
+// fast parse) between the token and acquiredAt.
+func identityLock(pid int, host string, fields ...string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"pid":%d,"hostname":"%s","token":"0123456789abcdef01234567"`, pid, host)
+	for _, f := range fields {
+		b.WriteString("," + f)
+	}
+	b.WriteString(`,"acquiredAt":"` + judgedAt.Format("2006-01-02T15:04:05.000Z") + `"}`)
+	return []byte(b.String())
+}
+
+// The identity members as record.encode writes them.
+func bootField(b string) string  { return `"boot":"` + b + `"` }
+func nsField(ns uint64) string   { return fmt.Sprintf(`"pidNamespace":%d`, ns) }
+func startField(s uint64) string { return fmt.Sprintf(`"startTime":%d`, s) }
+func kernelField(dev, ino uint64) string {
+	return fmt.Sprintf(`"kernelLock":{"dev":%d,"ino":%d}`, dev, ino)
+}
+
+// setLock writes data under the lock name, with judgedAt as its file time,
+// in place (a lock file already there keeps its inode).
+func (e *estate) setLock(t *testing.T, data []byte) {
+	t.Helper()
+	e.writeRaw(t, lockP, data)
+	if err := os.Chtimes(e.path(lockP), judgedAt, judgedAt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// inspectBy judges the lock as h sees it, on judgeNow's clock.
+func (e *estate) inspectBy(t *testing.T, h locking.Host) locking.Holder {
+	t.Helper()
+	got, err := locking.Inspect(e.fsys, target, locking.Options{Host: h, Now: judgeNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

@@ -214,6 +214,9 @@ const maxNamesLost = 3
 // then the handle is closed and the moved name removed (a name removed
 // while open would show as .fuse_hidden* on FUSE). step, unless noStep, is
 // reported just before the move. It reports whether the name was removed.
+// A name it cannot open (another user's file of mode 0600: EACCES) is
+// left: its kernel lock cannot be tried, so nothing proves its owner dead
+// in every pid namespace.
 func (e *env) removeLeftover(fsys vfs.FS, n names, name string, step Step) bool {
 	var held vfs.File
 	if e.kernelLocks() {
@@ -229,6 +232,8 @@ func (e *env) removeLeftover(fsys vfs.FS, n names, name string, step Step) bool 
 			}
 		case errors.Is(err, fs.ErrNotExist):
 			return false
+		default:
+			return false // its kernel lock cannot be tried: not proven dead
 		}
 	}
 	if step != noStep {

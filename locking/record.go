@@ -199,7 +199,9 @@ func parseIdentity(raw map[string]json.RawMessage) (Identity, vfs.FileKey, bool)
 }
 
 // integer reads a plain decimal integer literal of 0..2^64-1 (no sign, no
-// fraction, no exponent, no leading zero).
+// fraction, no exponent, no leading zero). Anything else is 0 and not ok:
+// parseIdentity keeps the value of a field that is not ok, as zero (not
+// recorded).
 func integer(v json.RawMessage) (uint64, bool) {
 	v = bytes.TrimSpace(v)
 	if len(v) == 0 || len(v) > 1 && v[0] == '0' {
@@ -211,10 +213,13 @@ func integer(v json.RawMessage) (uint64, bool) {
 		}
 	}
 	n, err := strconv.ParseUint(string(v), 10, 64)
-	return n, err == nil
+	if err != nil {
+		return 0, false // past 2^64-1, where ParseUint's n is 2^64-1, no value of the record's
+	}
+	return n, true
 }
 
-// positiveInteger is integer for 1..2^64-1.
+// positiveInteger is integer for 1..2^64-1 (0 and not ok for 0).
 func positiveInteger(v json.RawMessage) (uint64, bool) {
 	n, ok := integer(v)
 	return n, ok && n > 0

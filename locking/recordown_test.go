@@ -45,3 +45,47 @@ func TestParseOwnRecordAgreesWithJSONOnOddStrings(t *testing.T) {
 		t.Error("printable ASCII does not take the fast path")
 	}
 }
+
+// The fast parse reads the identity fields as encoding/json does. Each
+// record of the shape record.encode writes takes the fast path and reads
+// the same; each with a field out of that shape (a value that counts as
+// not recorded, or keys in another order) is left to encoding/json.
+func TestParseOwnRecordIdentityAgreesWithJSON(t *testing.T) {
+	const boot = `"boot":"0f6c3f1e-5b8e-4e55-9d3c-6f0a1b2c3d4e"`
+	for _, c := range []struct {
+		fields string
+		fast   bool
+	}{
+		{`,` + boot + `,"pidNamespace":4026531836,"startTime":1234,"kernelLock":{"dev":2049,"ino":131}`, true},
+		{`,` + boot, true},
+		{`,"pidNamespace":1`, true},
+		{`,"startTime":18446744073709551615`, true},
+		{`,"kernelLock":{"dev":0,"ino":1}`, true},
+		{`,"pidNamespace":1,"startTime":2`, true},
+		{`,"startTime":2,"kernelLock":{"dev":3,"ino":4}`, true},
+		{`,"boot":"0F6C3F1E-5B8E-4E55-9D3C-6F0A1B2C3D4E"`, false},
+		{`,"boot":"x"`, false},
+		{`,"pidNamespace":0`, false},
+		{`,"startTime":0`, false},
+		{`,"startTime":18446744073709551616`, false},
+		{`,"startTime":01`, false},
+		{`,"kernelLock":{"dev":1,"ino":0}`, false},
+		{`,"kernelLock":{"dev":01,"ino":2}`, false},
+		{`,"kernelLock":{"dev":1,"ino":2,"x":3}`, false},
+		{`,"kernelLock":{"ino":2,"dev":1}`, false},
+		{`,"startTime":1,"pidNamespace":2`, false},
+		{`,"kernelLock":{"dev":1,"ino":2},` + boot, false},
+	} {
+		data := []byte(`{"pid":7,"hostname":"h","token":"t"` + c.fields + `,"acquiredAt":"x"}`)
+		own, fast := parseOwnRecord(data)
+		if fast != c.fast {
+			t.Errorf("parseOwnRecord(%s) took the fast path: %v; want %v", data, fast, c.fast)
+		}
+		if !fast {
+			continue
+		}
+		if any, ok := parseAnyRecord(data); !ok || any != own {
+			t.Errorf("parseOwnRecord(%s) = %+v; encoding/json reads %+v, ok %v", data, own, any, ok)
+		}
+	}
+}

@@ -1,7 +1,8 @@
 // Package locktest holds test doubles for the locking package: a fake host
 // whose "processes" are plain values (so goroutines can play several
-// processes of one host, or of several hosts), and helpers to get real dead
-// and live pids of this machine.
+// processes of one host, or of several hosts), with or without an identity
+// (boot, pid namespace, start time: identity.go), and helpers to get real
+// dead and live pids of this machine.
 package locktest
 
 import (
@@ -10,30 +11,52 @@ import (
 	"github.com/pa-toolkit/pa/locking"
 )
 
-// Machine is a fake host: a hostname and a set of pids, each alive or dead.
-// It is safe for concurrent use. Process returns a locking.Host for one pid
-// of it.
+// Machine is a fake host: a hostname, a boot id and a set of pids, each
+// alive or dead, each with a start time and a pid namespace. It is safe for
+// concurrent use. Spawn returns a locking.Host for one new pid of it, and
+// SpawnIn a locking.IdentityHost.
 type Machine struct {
 	name string
 
-	mu      sync.Mutex
-	alive   map[int]bool
-	asked   map[int]int
-	nextPID int
+	mu        sync.Mutex
+	boot      string
+	alive     map[int]bool
+	asked     map[int]int
+	start     map[int]uint64 // each pid's start time, as IdentityHost.StartTime says it
+	ns        map[int]uint64 // each pid's pid namespace; 0 for Spawn's
+	nextPID   int
+	nextStart uint64
 }
 
-// NewMachine returns a fake host called hostname with no processes.
+// NewMachine returns a fake host called hostname with no processes. Its
+// boot id is a lowercase UUID made from the hostname (two Machines of one
+// hostname are of one boot); SetBoot changes it.
 func NewMachine(hostname string) *Machine {
-	return &Machine{name: hostname, alive: map[int]bool{}, asked: map[int]int{}, nextPID: 1000}
+	return &Machine{
+		name: hostname, boot: bootOf(hostname),
+		alive: map[int]bool{}, asked: map[int]int{}, start: map[int]uint64{}, ns: map[int]uint64{},
+		nextPID: 1000, nextStart: 5000,
+	}
 }
 
 // Spawn starts a new live process on the machine and returns its host view.
+// It is a plain locking.Host, not a locking.IdentityHost: its locks are the
+// spec's four fields, it takes no kernel locks and it judges every lock by
+// the pid alone. Its pid is of namespace 0 (as SpawnIn(0) sees it).
 func (m *Machine) Spawn() *Process {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return &Process{m: m, pid: m.newPID(0)}
+}
+
+// newPID makes a new live pid of namespace ns; m.mu is held.
+func (m *Machine) newPID(ns uint64) int {
 	m.nextPID++
+	m.nextStart++
 	m.alive[m.nextPID] = true
-	return &Process{m: m, pid: m.nextPID}
+	m.start[m.nextPID] = m.nextStart
+	m.ns[m.nextPID] = ns
+	return m.nextPID
 }
 
 // Kill marks pid dead: from now on Alive(pid) is false.
@@ -43,7 +66,9 @@ func (m *Machine) Kill(pid int) {
 	m.alive[pid] = false
 }
 
-// Revive marks pid alive again (a reused pid).
+// Revive marks pid alive again, its start time unchanged: a reused pid to
+// a judge that knows no start times (a Process), the same process to one
+// that does (an IdentityProcess). Reuse is a reused pid to both.
 func (m *Machine) Revive(pid int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -1,0 +1,491 @@
+//go:build unix
+
+package locking_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/faultfs"
+)
+
+// The kernel lock as the proof of life (kernel.go), for real: flock(2) on
+// the files of a real temp folder. A holder of this process (the real
+// host, default Options) and the fake judges of locktest all lock through
+// handles of this one test process: flock's locks belong to the open file,
+// not to the process, so the judge's new handle is refused while the
+// holder's is open, as a judge's of another process would be.
+
+// realIdentity is this process's identity as the real host reads it; the
+// test is skipped where the system has no pid namespaces (the judges of
+// "another pid namespace" need one to differ from).
+func realIdentity(t *testing.T) locking.Identity {
+	t.Helper()
+	self := locking.OSHost().(locking.IdentityHost).Self()
+	if self.PIDNamespace == 0 {
+		t.Skip("no pid namespace known on this system (Linux's /proc/self/ns/pid): no other namespace to judge from")
+	}
+	return self
+}
+
+// realJudges are fake judges on the real host's hostname and boot: one of
+// another pid namespace, and one of this namespace to whom every real pid
+// is gone (as a pid that kill(2) cannot reach reads here).
+func realJudges(t *testing.T, self locking.Identity) (m *locktest.Machine, otherNS, pidGone *locktest.IdentityProcess) {
+	t.Helper()
+	m = locktest.NewMachine(hostname(t))
+	m.SetBoot(self.Boot)
+	return m, m.SpawnIn(self.PIDNamespace + 1), m.SpawnIn(self.PIDNamespace)
+}
+
+// noWait is fast(h) with no time to wait: a lock judged dead is broken at
+// once, any other is a timeout.
+func noWait(h locking.Host) locking.Options {
+	o := fast(h)
+	o.Timeout = locking.NoWait
+	return o
+}
+
+// wantNoBreak fails unless a writer of host h with no time to wait times
+// out on a holder judged state, leaving the lock's bytes as they were.
+func (e *estate) wantNoBreak(t *testing.T, fsys vfs.FS, h locking.Host, state locking.State) {
+	t.Helper()
+	before := e.readRaw(t, lockP)
+	w, err := locking.Acquire(context.Background(), fsys, target, noWait(h))
+	if err == nil {
+		w.Release()
+		t.Fatalf("a writer broke a lock it must judge %v", state)
+	}
+	var te *locking.TimeoutError
+	if !errors.As(err, &te) || te.Holder.State != state {
+		t.Fatalf("Acquire = %v; want a timeout naming a holder %v", err, state)
+	}
+	if !bytes.Equal(e.readRaw(t, lockP), before) {
+		t.Fatal("the writer changed a lock it did not break")
+	}
+}
+
+// While a holder keeps its kernel lock, a judge is refused it: alive,
+// whatever the pid says, in another pid namespace as in this one. Once
+// the holder's handle is closed (its death, to the kernel), the same
+// judges see it dead and a writer breaks it at once; the holder's own
+// process, alive, still proves it alive by its start time.
+func TestKernelLockProvesLifeAndDeath(t *testing.T) {
+	self := realIdentity(t)
+	eachClass(t, func(t *testing.T, e *estate) {
+		_, otherNS, pidGone := realJudges(t, self)
+		h, err := locking.Acquire(context.Background(), e.fsys, target, locking.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Release()
+		pid := os.Getpid()
+		judges := []struct {
+			name      string
+			host      locking.Host
+			deadSince string // the Evidence once the kernel lock is free
+		}{
+			{"another pid namespace", otherNS, "in another pid namespace of this host, and no process holds the lock's kernel lock"},
+			{"this pid namespace, the pid gone", pidGone, fmt.Sprintf("pid %d is gone and no process holds the lock's kernel lock", pid)},
+		}
+		for _, j := range judges {
+			got := e.inspectBy(t, j.host)
+			if got.State != locking.StateAlive || got.Evidence != "holds the lock's kernel lock" || !got.KernelLock {
+				t.Fatalf("%s: judged %v (%q, claim %v) while the holder keeps its kernel lock; want alive, holds the lock's kernel lock",
+					j.name, got.State, got.Evidence, got.KernelLock)
+			}
+			e.wantNoBreak(t, e.fsys, j.host, locking.StateAlive)
+		}
+		if err := h.Fence(); err != nil {
+			t.Fatalf("the holder lost its lock: %v", err)
+		}
+
+		locking.DropKernelLock(h)
+		for _, j := range judges {
+			got := e.inspectBy(t, j.host)
+			if got.State != locking.StateDead || got.Evidence != j.deadSince {
+				t.Errorf("%s: judged %v (%q) once the kernel lock is free; want dead, %q", j.name, got.State, got.Evidence, j.deadSince)
+			}
+		}
+		if got := e.inspectBy(t, locking.OSHost()); got.State != locking.StateAlive ||
+			got.Evidence != fmt.Sprintf("pid %d started when the holder did", pid) {
+			t.Errorf("the holder's own process judged %v (%q); want alive by its start time", got.State, got.Evidence)
+		}
+		w, err := locking.Acquire(context.Background(), e.fsys, target, noWait(otherNS))
+		if err != nil {
+			t.Fatalf("a holder whose kernel lock is free was not broken at once: %v", err)
+		}
+		if err := w.Release(); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Release(); !errors.Is(err, locking.ErrLockLost) {
+			t.Fatalf("the broken holder's release = %v; want ErrLockLost", err)
+		}
+	})
+}
+
+// A live holder's lock put back by copy (the bytes under the lock name, in
+// a file of another inode) claims a kernel lock on a file that is not the
+// one found: it is judged by its identity, never by the claim (the copy's
+// kernel lock is free, and would read as dead).
+func TestPutBackByCopyJudgedByIdentity(t *testing.T) {
+	self := realIdentity(t)
+	eachClass(t, func(t *testing.T, e *estate) {
+		_, otherNS, pidGone := realJudges(t, self)
+		h, err := locking.Acquire(context.Background(), e.fsys, target, locking.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.writeRaw(t, "d/copy", e.readRaw(t, lockP))
+		if err := os.Rename(e.path("d/copy"), e.path(lockP)); err != nil {
+			t.Fatal(err)
+		}
+		pid := os.Getpid()
+		for _, c := range []struct {
+			name     string
+			host     locking.Host
+			state    locking.State
+			evidence string
+		}{
+			{"another pid namespace", otherNS, locking.StateOtherNamespace, ""},
+			{"this pid namespace, the pid gone", pidGone, locking.StateDead, fmt.Sprintf("pid %d is gone", pid)},
+			{"the holder's own process", locking.OSHost(), locking.StateAlive, fmt.Sprintf("pid %d started when the holder did", pid)},
+		} {
+			got := e.inspectBy(t, c.host)
+			if got.State != c.state || got.Evidence != c.evidence || !got.KernelLock {
+				t.Errorf("%s: judged %v (%q, claim %v); want %v (%q), the claim read but not judged", c.name, got.State, got.Evidence, got.KernelLock, c.state, c.evidence)
+			}
+		}
+		e.wantNoBreak(t, e.fsys, otherNS, locking.StateOtherNamespace)
+		if err := h.Release(); err != nil {
+			t.Fatalf("the holder's release of its lock put back by copy = %v", err)
+		}
+	})
+}
+
+// A lock whose kernel-lock claim names another file than the one found
+// (another inode, or the same inode number on another device) is not
+// judged by the kernel lock, whether the file found is locked or not; the
+// claim of the file found is (the control rows).
+func TestKernelClaimOnAnotherFileNotJudged(t *testing.T) {
+	const host = "host-a"
+	for _, c := range []struct {
+		name string
+		// claim returns the claimed key from the key of the file found and
+		// of another file.
+		claim     func(found, other vfs.FileKey) vfs.FileKey
+		lockFound bool // a handle holds the found file's kernel lock
+		otherNS   bool // the holder records pid namespace nsB (else nsA, its pid gone)
+		state     locking.State
+		evidence  string // "" for none; %d is the holder's pid
+	}{
+		{"another inode, the file found free, another namespace",
+			func(_, o vfs.FileKey) vfs.FileKey { return o }, false, true, locking.StateOtherNamespace, ""},
+		{"another device, the file found free, another namespace",
+			func(f, _ vfs.FileKey) vfs.FileKey { return vfs.FileKey{Dev: f.Dev + 1, Ino: f.Ino} }, false, true, locking.StateOtherNamespace, ""},
+		{"another inode, the file found held, the pid gone",
+			func(_, o vfs.FileKey) vfs.FileKey { return o }, true, false, locking.StateDead, "pid %d is gone"},
+		{"control: the file found, free, another namespace",
+			func(f, _ vfs.FileKey) vfs.FileKey { return f }, false, true, locking.StateDead, "in another pid namespace of this host, and no process holds the lock's kernel lock"},
+		{"control: the file found, held, the pid gone",
+			func(f, _ vfs.FileKey) vfs.FileKey { return f }, true, false, locking.StateAlive, "holds the lock's kernel lock"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEstate(t, classes[0])
+			m := locktest.NewMachine(host)
+			ns := nsA
+			if c.otherNS {
+				ns = nsB
+			}
+			p := m.SpawnIn(ns)
+			p.Kill()
+			e.setLock(t, []byte("{}"))
+			e.writeRaw(t, "d/other", []byte("{}"))
+			found, other := fileKey(t, e, lockP), fileKey(t, e, "d/other")
+			// The other file is held: a claim tried there would be refused.
+			holdKernelLock(t, e, "d/other")
+			claim := c.claim(found, other)
+			e.setLock(t, identityLock(p.PID(), host, bootField(m.Boot()), nsField(ns),
+				startField(m.StartTime(p.PID())), kernelField(claim.Dev, claim.Ino)))
+			var release func()
+			if c.lockFound {
+				release = holdKernelLock(t, e, lockP)
+			}
+			// The judge's probe is a real flock on the file found, whatever
+			// its Host; holdKernelLock's handles stand for the owners.
+			got := e.inspectBy(t, m.SpawnIn(nsA))
+			evidence := c.evidence
+			if strings.Contains(evidence, "%d") {
+				evidence = fmt.Sprintf(evidence, p.PID())
+			}
+			if got.State != c.state || got.Evidence != evidence {
+				t.Fatalf("judged %v (%q); want %v (%q)", got.State, got.Evidence, c.state, evidence)
+			}
+			if c.state != locking.StateDead {
+				e.wantNoBreak(t, e.fsys, m.SpawnIn(nsA), c.state)
+			}
+			if release != nil {
+				release()
+			}
+		})
+	}
+}
+
+// fileKey is the key of name in e.
+func fileKey(t *testing.T, e *estate, name string) vfs.FileKey {
+	t.Helper()
+	fi, err := os.Stat(e.path(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, ok := vfs.KeyOf(fi)
+	if !ok {
+		t.Skipf("no device and inode for %s on this system", name)
+	}
+	return key
+}
+
+// holdKernelLock takes the kernel lock of name by a handle of its own, as
+// its owner would (an owner of any process, any pid namespace), and
+// returns what closes that handle; the test's end closes it too.
+func holdKernelLock(t *testing.T, e *estate, name string) (release func()) {
+	t.Helper()
+	f, err := e.fsys.OpenFile(name, vfs.ReadFlags, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := vfs.TryLock(f, name); err != nil {
+		f.Close()
+		t.Fatalf("taking the kernel lock of %s: %v", name, err)
+	}
+	closed := false
+	release = func() {
+		if !closed {
+			closed = true
+			f.Close()
+		}
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// noExclusionFS is a volume whose kernel locks do not exclude a second
+// open: every TryLock of its files succeeds and locks nothing (flock on
+// some network and FUSE volumes). Everything else is the FS it wraps.
+type noExclusionFS struct{ vfs.FS }
+
+func (f noExclusionFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	file, err := f.FS.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	return noExclusionFile{file}, nil
+}
+
+type noExclusionFile struct{ vfs.File }
+
+func (noExclusionFile) TryLock() error { return nil }
+func (noExclusionFile) Unlock() error  { return nil }
+
+// Where kernel locks do not exclude a second open, they prove nothing: a
+// judge there is granted the lock of a live holder, and a holder there
+// takes one that excludes no one. Neither leads to a break of a live
+// holder in another pid namespace: the judge does not count a lock that a
+// second open of its own is granted too, and the holder claims none.
+func TestKernelLockThatDoesNotExcludeProvesNothing(t *testing.T) {
+	self := realIdentity(t)
+	for _, c := range []struct {
+		name           string
+		holder, judge  func(vfs.FS) vfs.FS
+		wantClaimInRec bool
+	}{
+		{"the judge's volume", func(f vfs.FS) vfs.FS { return f }, func(f vfs.FS) vfs.FS { return noExclusionFS{f} }, true},
+		{"the holder's volume", func(f vfs.FS) vfs.FS { return noExclusionFS{f} }, func(f vfs.FS) vfs.FS { return f }, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			eachClass(t, func(t *testing.T, e *estate) {
+				_, otherNS, _ := realJudges(t, self)
+				h, err := locking.Acquire(context.Background(), c.holder(e.fsys), target, locking.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer h.Release()
+				got, err := locking.Inspect(c.judge(e.fsys), target, locking.Options{Host: otherNS})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.State != locking.StateOtherNamespace || got.Evidence != "" || got.KernelLock != c.wantClaimInRec {
+					t.Fatalf("judged %v (%q, claim %v); want in another pid namespace, no evidence, claim %v",
+						got.State, got.Evidence, got.KernelLock, c.wantClaimInRec)
+				}
+				e.wantNoBreak(t, c.judge(e.fsys), otherNS, locking.StateOtherNamespace)
+				if err := h.Fence(); err != nil {
+					t.Fatalf("the live holder lost its lock: %v", err)
+				}
+			})
+		})
+	}
+}
+
+// A name beside the lock whose owner's pid is gone as the sweeper sees it
+// (the owner lives in another pid namespace) but whose kernel lock a live
+// handle holds is not swept; once that handle is closed, it is.
+func TestLeftoverHeldByItsKernelLockNotSwept(t *testing.T) {
+	for _, kind := range []string{"log.json.lock.pending-", "log.json.lock.broken-", "log.json.lock.claim-0123456789abcdef-", "log.json.tmp-"} {
+		t.Run(kind, func(t *testing.T) {
+			eachClass(t, func(t *testing.T, e *estate) {
+				m := locktest.NewMachine("host-a")
+				owner := m.SpawnIn(nsB) // alive, but gone as nsA sees pids
+				name := fmt.Sprintf("d/%s%s-%d-0123456789abcdef01234567", kind, locking.HostHash("host-a"), owner.PID())
+				e.writeRaw(t, name, []byte("{}"))
+				release := holdKernelLock(t, e, name)
+				// An IdentityProcess: only a sweeper that takes kernel
+				// locks tries the leftover's (a plain Process removes it on
+				// the pid alone, as the spec's sweep does).
+				sweeper := m.SpawnIn(nsA)
+				sweep := func() {
+					h, err := locking.Acquire(context.Background(), e.fsys, target, fast(sweeper))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := h.Release(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				sweep()
+				if !e.exists(name) {
+					t.Fatal("a name whose kernel lock its owner holds was swept")
+				}
+				release()
+				sweep()
+				if e.exists(name) {
+					t.Fatal("a name whose owner's pid is gone and whose kernel lock is free was not swept")
+				}
+			})
+		})
+	}
+}
+
+// A breaker's listing of the claims on the lock (break.go) keeps the claim
+// of another breaker whose pid is gone as it sees it while that claim's
+// kernel lock is held: the unlock is busy, the lock left; once the handle
+// is closed the claim is removed and the unlock goes on.
+func TestClaimHeldByItsKernelLockStopsABreak(t *testing.T) {
+	e := newEstate(t, classes[0])
+	m := locktest.NewMachine("host-a")
+	dead := m.SpawnIn(nsA)
+	dead.Kill()
+	lock := identityLock(dead.PID(), "host-a", bootField(m.Boot()), nsField(nsA), startField(m.StartTime(dead.PID())))
+	e.setLock(t, lock)
+	owner := m.SpawnIn(nsB)
+	claim := fmt.Sprintf("d/log.json.lock.claim-%s-%s-%d-0123456789abcdef01234567", keyOf(lock), locking.HostHash("host-a"), owner.PID())
+	e.writeRaw(t, claim, []byte("{}"))
+	release := holdKernelLock(t, e, claim)
+	breaker := m.SpawnIn(nsA) // takes kernel locks, so it tries the claim's
+
+	judged := e.inspectBy(t, breaker)
+	if judged.State != locking.StateDead {
+		t.Fatalf("the lock judged %v; want dead", judged.State)
+	}
+	err := locking.Unlock(context.Background(), e.fsys, target, judged, false, fast(breaker))
+	var be *locking.BusyError
+	if !errors.As(err, &be) || be.Claim.PID != owner.PID() {
+		t.Fatalf("Unlock = %v; want busy on the claim of pid %d", err, owner.PID())
+	}
+	if !e.exists(claim) || !bytes.Equal(e.readRaw(t, lockP), lock) {
+		t.Fatal("a claim whose kernel lock is held was removed, or the lock moved past it")
+	}
+	release()
+	if err := locking.Unlock(context.Background(), e.fsys, target, judged, false, fast(breaker)); err != nil {
+		t.Fatalf("Unlock once the claim's kernel lock is free = %v", err)
+	}
+	if e.exists(claim) || e.exists(lockP) {
+		t.Fatal("the dead claim or the dead lock is still there")
+	}
+}
+
+// A commit's temp file, held with its kernel lock by a writer of another
+// pid namespace (pid gone as the sweeper sees it), is not swept by a
+// writer that comes meanwhile: the commit lands. The writer of nsB is a
+// locktest.IdentityProcess, so its hold takes real kernel locks on the
+// lock and on the temp file, which is the point here.
+func TestCommitTempFileOfAnotherNamespaceNotSwept(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		reached, resume := make(chan struct{}), make(chan struct{})
+		o := fast(m.SpawnIn(nsB))
+		o.OnStep = func(s locking.Step) {
+			if s == locking.StepCommitTempWritten {
+				close(reached)
+				<-resume
+			}
+		}
+		h, err := locking.Acquire(context.Background(), e.fsys, target, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- h.Commit([]byte(`["one"]`)) }()
+		<-reached
+		var temps []string
+		for _, n := range e.ls(t) {
+			if len(n) > len("log.json.tmp-") && n[:len("log.json.tmp-")] == "log.json.tmp-" {
+				temps = append(temps, n)
+			}
+		}
+		if len(temps) != 1 {
+			t.Fatalf("the folder holds %q; want one temp file", e.ls(t))
+		}
+		e.wantNoBreak(t, e.fsys, m.SpawnIn(nsA), locking.StateAlive)
+		if !e.exists("d/" + temps[0]) {
+			t.Error("the commit's temp file, held by its kernel lock, was swept")
+		}
+		close(resume)
+		if err := <-done; err != nil {
+			t.Fatalf("the commit = %v", err)
+		}
+		if err := h.Release(); err != nil {
+			t.Fatal(err)
+		}
+		e.wantRecords(t, "one")
+	})
+}
+
+// A name beside the lock that the sweeper cannot open (another user's
+// file, mode 0600 under umask 077: EACCES) cannot have its kernel lock
+// tried, so its owner, whose pid is gone as the sweeper sees it, may live
+// in another pid namespace: it is left, never removed on the pid alone.
+func TestLeftoverThatCannotBeOpenedNotSwept(t *testing.T) {
+	for _, kind := range []string{"log.json.lock.pending-", "log.json.tmp-"} {
+		t.Run(kind, func(t *testing.T) {
+			e := newEstate(t, classes[0])
+			m := locktest.NewMachine("host-a")
+			owner := m.SpawnIn(nsB) // alive, but gone as nsA sees pids
+			base := fmt.Sprintf("%s%s-%d-0123456789abcdef01234567", kind, locking.HostHash("host-a"), owner.PID())
+			e.writeRaw(t, "d/"+base, []byte("{}"))
+			holdKernelLock(t, e, "d/"+base)
+			ffs := faultfs.New(e.fsys)
+			ffs.Fail(faultfs.Rule{Op: faultfs.OpOpenFile, Match: base, Err: syscall.EACCES})
+			h, err := locking.Acquire(context.Background(), ffs, target, fast(m.SpawnIn(nsA)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Release(); err != nil {
+				t.Fatal(err)
+			}
+			if !e.exists("d/" + base) {
+				t.Fatal("a name whose kernel lock could not be tried was swept on its pid alone")
+			}
+		})
+	}
+}
