@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os/exec"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -149,26 +148,16 @@ func opensOfTwoNamespaces(t *testing.T, s *site) {
 	const trials, writers = 5, 8
 	for trial := range trials {
 		s.reset(t)
-		results := make([]result, writers)
-		var wg sync.WaitGroup
-		start := make(chan struct{})
+		cmds := make([]*exec.Cmd, writers)
 		for i := range writers {
-			cmd := s.paCmd(t, "", openArgs(i)...)
+			cmds[i] = s.paCmd(t, "", openArgs(i)...)
 			if i%2 == 1 {
-				ns := exec.Command("unshare", append([]string{"-p", "-f", "--kill-child", "--mount-proc", cmd.Path}, cmd.Args[1:]...)...)
-				ns.Env = cmd.Env
-				cmd = ns
+				ns := exec.Command("unshare", append([]string{"-p", "-f", "--kill-child", "--mount-proc", cmds[i].Path}, cmds[i].Args[1:]...)...)
+				ns.Env = cmds[i].Env
+				cmds[i] = ns
 			}
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			wg.Go(func() {
-				<-start
-				err := cmd.Run()
-				results[i] = result{stdout: stdout.String(), stderr: stderr.String(), code: exitCode(err)}
-			})
 		}
-		close(start)
-		wg.Wait()
+		results := runAtOnce(cmds)
 		if got := ids(t, results); !slices.Equal(got, seq(1, writers)) {
 			t.Fatalf("trial %d: ids %v; want 1..%d, each once", trial, got, writers)
 		}

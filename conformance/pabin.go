@@ -150,14 +150,22 @@ func (s *site) paMany(t *testing.T, n int, args func(i int) []string) []result {
 // build.
 func (s *site) paManyEnv(t *testing.T, n int, env []string, args func(i int) []string) []result {
 	t.Helper()
-	results := make([]result, n)
+	cmds := make([]*exec.Cmd, n)
+	for i := range n {
+		cmds[i] = s.paCmd(t, "", args(i)...)
+		if env != nil {
+			cmds[i] = s.paCmdEnv(t, env, args(i)...)
+		}
+	}
+	return runAtOnce(cmds)
+}
+
+// runAtOnce starts cmds at once and waits for all of them.
+func runAtOnce(cmds []*exec.Cmd) []result {
+	results := make([]result, len(cmds))
 	var wg sync.WaitGroup
 	start := make(chan struct{})
-	for i := range n {
-		cmd := s.paCmd(t, "", args(i)...)
-		if env != nil {
-			cmd = s.paCmdEnv(t, env, args(i)...)
-		}
+	for i, cmd := range cmds {
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		wg.Go(func() {
