@@ -54,7 +54,7 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 	}
 	// The claim names the kernel lock it is held with, as a lock's record
 	// does: a claim that names it while it is free is a dead breaker's,
-	// whatever its pid says (removeFreedClaim).
+	// whatever its pid says (removeFreed).
 	body := map[string]any{"pid": n.pid, "hostname": e.host.Hostname(), "at": e.now().UTC().Format(timeLayout)}
 	if k != nil {
 		body["kernelLock"] = kernelLockJSON{Dev: fkey.Dev, Ino: fkey.Ino}
@@ -85,7 +85,7 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 		kind, o := n.classify(other)
 		if kind == ownerInName && o.hostHash == n.host && (!e.host.Alive(o.pid) &&
 			e.removeLeftover(fsys, n, path.Join(n.dir, other), noStep) ||
-			e.removeFreedClaim(fsys, n, path.Join(n.dir, other))) {
+			e.removeFreed(fsys, n, path.Join(n.dir, other))) {
 			// A dead breaker's claim: its name is unique, so nothing can
 			// re-create it.
 			continue

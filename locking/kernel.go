@@ -257,15 +257,16 @@ func (e *env) removeLeftover(fsys vfs.FS, n names, name string, step Step) bool 
 	return true
 }
 
-// removeFreedClaim removes name, another breaker's claim whose pid answers
-// as this process sees it (a reused pid, or one of another pid namespace
-// that names another process here), when its content names the kernel
-// lock of the very file found and no process holds that lock: its owner
-// took the lock before writing the claim and keeps it until it removes
-// the claim, so it is dead (or done with its break). The lock is held
-// through the move to a broken name of this attempt's own, as in
-// removeLeftover. It reports whether the name was removed.
-func (e *env) removeFreedClaim(fsys vfs.FS, n names, name string) bool {
+// removeFreed removes name, a name beside the lock whose owner's pid
+// answers as this process sees it (a reused pid, or one of another pid
+// namespace that names another process here), when its content names the
+// kernel lock of the very file found (a claim's body, a pending file's or
+// a moved lock's record) and no process holds that lock: its owner took
+// the lock before writing that content and keeps it until it removes the
+// name, so it is dead (or done with the name). The lock is held through
+// the move to a broken name of this attempt's own, as in removeLeftover.
+// It reports whether the name was removed.
+func (e *env) removeFreed(fsys vfs.FS, n names, name string) bool {
 	if !e.kernelLocks() {
 		return false
 	}

@@ -491,6 +491,55 @@ func TestDeadClaimWithAPidThatAnswersDoesNotBlockABreak(t *testing.T) {
 	}
 }
 
+// A pending file or a moved lock left by a writer that died, whose record
+// names the kernel lock of its own file, is swept once that lock is free
+// even where its pid answers (reused; or a small pid of another pid
+// namespace, a kernel thread or init here), so that a container's dead
+// writer leaves nothing behind. While the lock is held it is kept, and a
+// name whose content names no kernel lock is still judged by its pid.
+func TestLeftoverWithAPidThatAnswersSweptByItsKernelLock(t *testing.T) {
+	e := newEstate(t, classes[0])
+	m := locktest.NewMachine("host-a")
+	owner := m.SpawnIn(nsA)
+	owner.Kill()
+	m.Reuse(owner.PID())
+	owned := fmt.Sprintf("%s-%d-0123456789abcdef01234567", locking.HostHash("host-a"), owner.PID())
+	freed := []string{"d/log.json.lock.pending-" + owned, "d/log.json.lock.broken-" + owned}
+	for _, n := range freed {
+		e.writeRaw(t, n, []byte("{}"))
+		k := fileKey(t, e, n)
+		e.writeRaw(t, n, identityLock(owner.PID(), "host-a", nsField(nsA), kernelField(k.Dev, k.Ino)))
+	}
+	unclaimed := "d/log.json.lock.pending-" + fmt.Sprintf("%s-%d-89abcdef0123456701234567", locking.HostHash("host-a"), owner.PID())
+	e.writeRaw(t, unclaimed, identityLock(owner.PID(), "host-a", nsField(nsA)))
+	sweep := func() {
+		t.Helper()
+		h, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.SpawnIn(nsA)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	release := holdKernelLock(t, e, freed[0])
+	sweep()
+	if !e.exists(freed[0]) {
+		t.Fatal("a pending file whose kernel lock is held was swept")
+	}
+	if e.exists(freed[1]) {
+		t.Errorf("the moved lock of a dead writer, its kernel lock free, was not swept: %q", e.ls(t))
+	}
+	release()
+	sweep()
+	if e.exists(freed[0]) {
+		t.Errorf("the pending file of a dead writer, its kernel lock free, was not swept: %q", e.ls(t))
+	}
+	if !e.exists(unclaimed) {
+		t.Error("a pending file that names no kernel lock was swept although its pid answers")
+	}
+}
+
 // A commit's temp file, held with its kernel lock by a writer of another
 // pid namespace (pid gone as the sweeper sees it), is not swept by a
 // writer that comes meanwhile: the commit lands. The writer of nsB is a
