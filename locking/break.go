@@ -45,16 +45,21 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 	// 1. Claim the judged bytes, then list the folder. The claim is held
 	// with its kernel lock while it stands (kernel.go).
 	key := claimKey(judged.data)
-	claimBody, _ := json.Marshal(map[string]any{
-		"pid": n.pid, "hostname": e.host.Hostname(), "at": e.now().UTC().Format(timeLayout),
-	})
-	claim, f, k, _, err := e.createHeld(fsys, func() (string, error) {
+	claim, f, k, fkey, err := e.createHeld(fsys, func() (string, error) {
 		attempt, err := e.newAttempt()
 		return n.claim(key, attempt), err
 	})
 	if err != nil {
 		return breakOutcome{}, err
 	}
+	// The claim names the kernel lock it is held with, as a lock's record
+	// does: a claim that names it while it is free is a dead breaker's,
+	// whatever its pid says (removeFreed).
+	body := map[string]any{"pid": n.pid, "hostname": e.host.Hostname(), "at": e.now().UTC().Format(timeLayout)}
+	if k != nil {
+		body["kernelLock"] = kernelLockJSON{Dev: fkey.Dev, Ino: fkey.Ino}
+	}
+	claimBody, _ := json.Marshal(body)
 	_, werr := f.Write(claimBody)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
@@ -78,8 +83,9 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 			continue
 		}
 		kind, o := n.classify(other)
-		if kind == ownerInName && o.hostHash == n.host && !e.host.Alive(o.pid) &&
-			e.removeLeftover(fsys, n, path.Join(n.dir, other), noStep) {
+		if kind == ownerInName && o.hostHash == n.host && (!e.host.Alive(o.pid) &&
+			e.removeLeftover(fsys, n, path.Join(n.dir, other), noStep) ||
+			e.removeFreed(fsys, n, path.Join(n.dir, other))) {
 			// A dead breaker's claim: its name is unique, so nothing can
 			// re-create it.
 			continue

@@ -1,6 +1,7 @@
 package locking
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -252,6 +253,57 @@ func (e *env) removeLeftover(fsys vfs.FS, n names, name string, step Step) bool 
 		return false
 	}
 	held.Close()
+	_ = fsys.Remove(moved)
+	return true
+}
+
+// removeFreed removes name, a name beside the lock whose owner's pid
+// answers as this process sees it (a reused pid, or one of another pid
+// namespace that names another process here), when its content names the
+// kernel lock of the very file found (a claim's body, a pending file's or
+// a moved lock's record) and no process holds that lock: its owner took
+// the lock before writing that content and keeps it until it removes the
+// name, so it is dead (or done with the name). The lock is held through
+// the move to a broken name of this attempt's own, as in removeLeftover.
+// It reports whether the name was removed.
+func (e *env) removeFreed(fsys vfs.FS, n names, name string) bool {
+	if !e.kernelLocks() {
+		return false
+	}
+	f, err := fsys.OpenFile(name, vfs.ReadFlags, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	key, ok := vfs.KeyOf(fi)
+	if !ok {
+		return false
+	}
+	data, err := readUpTo(f, fi.Size(), maxLockBytes+1)
+	if err != nil || len(data) > maxLockBytes {
+		return false
+	}
+	var body struct {
+		KernelLock *kernelLockJSON `json:"kernelLock"`
+	}
+	if json.Unmarshal(data, &body) != nil || body.KernelLock == nil ||
+		(vfs.FileKey{Dev: body.KernelLock.Dev, Ino: body.KernelLock.Ino}) != key ||
+		tryKernel(fsys, f, name, key) != kernelFree {
+		return false
+	}
+	attempt, err := e.newAttempt()
+	if err != nil {
+		return false
+	}
+	moved := n.broken(attempt)
+	if err := fsys.Rename(name, moved); err != nil {
+		return false
+	}
+	f.Close()
 	_ = fsys.Remove(moved)
 	return true
 }

@@ -414,6 +414,132 @@ func TestClaimHeldByItsKernelLockStopsABreak(t *testing.T) {
 	}
 }
 
+// A breaker's claim records the kernel lock it holds on its own file, so a
+// claim left by a breaker that died is known dead by that lock even where
+// its pid answers (reused; or a small pid of another pid namespace, which
+// names a kernel thread or init here): it no longer keeps every breaker of
+// the dead lock waiting until unlock --force. A claim that records the
+// lock while it is held still stops a break.
+func TestDeadClaimWithAPidThatAnswersDoesNotBlockABreak(t *testing.T) {
+	e := newEstate(t, classes[0])
+	m := locktest.NewMachine("host-a")
+	dead := m.SpawnIn(nsA)
+	dead.Kill()
+	lock := identityLock(dead.PID(), "host-a", bootField(m.Boot()), nsField(nsA), startField(m.StartTime(dead.PID())))
+	e.setLock(t, lock)
+
+	// A real breaker's claim, paused after its listing, names its own file.
+	reached, resume := make(chan string), make(chan struct{})
+	first := fast(m.SpawnIn(nsA))
+	first.OnStep = func(s locking.Step) {
+		if s == locking.StepBreakClaimed {
+			for _, n := range e.ls(t) {
+				if strings.Contains(n, ".claim-") {
+					reached <- "d/" + n
+				}
+			}
+			<-resume
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		judged, err := locking.Inspect(e.fsys, target, first)
+		if err == nil {
+			err = locking.Unlock(context.Background(), e.fsys, target, judged, false, first)
+		}
+		done <- err
+	}()
+	var claim string
+	select {
+	case claim = <-reached:
+	case err := <-done:
+		t.Fatalf("the first breaker ended (%v) before its claim was listed", err)
+	}
+	key := fileKey(t, e, claim)
+	if body := string(e.readRaw(t, claim)); !strings.Contains(body, kernelField(key.Dev, key.Ino)) {
+		t.Errorf("a breaker's claim reads %s; want it to name its kernel lock %s", body, kernelField(key.Dev, key.Ino))
+	}
+	close(resume)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	// A claim of a breaker that died, whose pid now answers (reused).
+	owner := m.SpawnIn(nsA)
+	claim = fmt.Sprintf("d/log.json.lock.claim-%s-%s-%d-0123456789abcdef01234567", keyOf(lock), locking.HostHash("host-a"), owner.PID())
+	e.setLock(t, lock)
+	e.writeRaw(t, claim, []byte("{}"))
+	ck := fileKey(t, e, claim)
+	e.writeRaw(t, claim, []byte(fmt.Sprintf(`{"at":"2026-01-02T03:04:05.000Z","hostname":"host-a",%s,"pid":%d}`, kernelField(ck.Dev, ck.Ino), owner.PID())))
+	owner.Kill()
+	m.Reuse(owner.PID())
+	breaker := m.SpawnIn(nsA)
+	judged := e.inspectBy(t, breaker)
+
+	release := holdKernelLock(t, e, claim)
+	err := locking.Unlock(context.Background(), e.fsys, target, judged, false, fast(breaker))
+	var be *locking.BusyError
+	if !errors.As(err, &be) || !e.exists(claim) {
+		t.Fatalf("Unlock = %v while the claim's kernel lock is held; want busy, the claim kept", err)
+	}
+	release()
+	if err := locking.Unlock(context.Background(), e.fsys, target, judged, false, fast(breaker)); err != nil {
+		t.Fatalf("Unlock past the claim of a dead breaker whose pid answers = %v; want the lock broken", err)
+	}
+	if e.exists(claim) || e.exists(lockP) {
+		t.Fatalf("the folder holds %q; want the dead claim and the dead lock gone", e.ls(t))
+	}
+}
+
+// A pending file or a moved lock left by a writer that died, whose record
+// names the kernel lock of its own file, is swept once that lock is free
+// even where its pid answers (reused; or a small pid of another pid
+// namespace, a kernel thread or init here), so that a container's dead
+// writer leaves nothing behind. While the lock is held it is kept, and a
+// name whose content names no kernel lock is still judged by its pid.
+func TestLeftoverWithAPidThatAnswersSweptByItsKernelLock(t *testing.T) {
+	e := newEstate(t, classes[0])
+	m := locktest.NewMachine("host-a")
+	owner := m.SpawnIn(nsA)
+	owner.Kill()
+	m.Reuse(owner.PID())
+	owned := fmt.Sprintf("%s-%d-0123456789abcdef01234567", locking.HostHash("host-a"), owner.PID())
+	freed := []string{"d/log.json.lock.pending-" + owned, "d/log.json.lock.broken-" + owned}
+	for _, n := range freed {
+		e.writeRaw(t, n, []byte("{}"))
+		k := fileKey(t, e, n)
+		e.writeRaw(t, n, identityLock(owner.PID(), "host-a", nsField(nsA), kernelField(k.Dev, k.Ino)))
+	}
+	unclaimed := "d/log.json.lock.pending-" + fmt.Sprintf("%s-%d-89abcdef0123456701234567", locking.HostHash("host-a"), owner.PID())
+	e.writeRaw(t, unclaimed, identityLock(owner.PID(), "host-a", nsField(nsA)))
+	sweep := func() {
+		t.Helper()
+		h, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.SpawnIn(nsA)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	release := holdKernelLock(t, e, freed[0])
+	sweep()
+	if !e.exists(freed[0]) {
+		t.Fatal("a pending file whose kernel lock is held was swept")
+	}
+	if e.exists(freed[1]) {
+		t.Errorf("the moved lock of a dead writer, its kernel lock free, was not swept: %q", e.ls(t))
+	}
+	release()
+	sweep()
+	if e.exists(freed[0]) {
+		t.Errorf("the pending file of a dead writer, its kernel lock free, was not swept: %q", e.ls(t))
+	}
+	if !e.exists(unclaimed) {
+		t.Error("a pending file that names no kernel lock was swept although its pid answers")
+	}
+}
+
 // A commit's temp file, held with its kernel lock by a writer of another
 // pid namespace (pid gone as the sweeper sees it), is not swept by a
 // writer that comes meanwhile: the commit lands. The writer of nsB is a

@@ -39,6 +39,12 @@ func (e *env) sweep(fsys vfs.FS, n names) {
 			}
 		}
 		if !e.ownerDead(o, n) {
+			if kind == ownerInName && o.hostHash == n.host {
+				// This host's, and its pid answers here, which may be another
+				// process's (a reused pid, another namespace's): the
+				// name's kernel lock, where its content names it, decides.
+				e.removeFreed(fsys, n, name)
+			}
 			continue
 		}
 		if kind == ownerInClaim {
