@@ -155,22 +155,30 @@ func tryKernel(fsys vfs.FS, f vfs.File, name string, key vfs.FileKey) kernelStat
 	case err != nil:
 		return kernelUnknown
 	}
+	if excludesSecondOpen(fsys, name, key) {
+		return kernelFree
+	}
+	return kernelUnknown
+}
+
+// excludesSecondOpen reports whether, with the kernel lock of the file of
+// key held through one handle, a second open of name (the same file) is
+// refused it: only then does a granted lock prove that no process holds
+// it.
+func excludesSecondOpen(fsys vfs.FS, name string, key vfs.FileKey) bool {
 	g, err := fsys.OpenFile(name, vfs.ReadFlags, 0)
 	if err != nil {
-		return kernelUnknown
+		return false
 	}
 	defer g.Close()
 	gfi, err := g.Stat()
 	if err != nil {
-		return kernelUnknown
+		return false
 	}
 	if gkey, ok := vfs.KeyOf(gfi); !ok || gkey != key {
-		return kernelUnknown
+		return false
 	}
-	if heldElsewhere(vfs.TryLock(g, name)) {
-		return kernelFree
-	}
-	return kernelUnknown
+	return heldElsewhere(vfs.TryLock(g, name))
 }
 
 // createHeld makes a file by an exclusive create under the name newName
@@ -275,6 +283,11 @@ func (e *env) removeFreed(fsys vfs.FS, n names, name string) bool {
 		return false
 	}
 	defer f.Close()
+	// A live owner's name (a waiter's pending file, under contention the
+	// common case) is refused first, with nothing read.
+	if err := vfs.TryLock(f, name); err != nil {
+		return false
+	}
 	fi, err := f.Stat()
 	if err != nil {
 		return false
@@ -292,7 +305,7 @@ func (e *env) removeFreed(fsys vfs.FS, n names, name string) bool {
 	}
 	if json.Unmarshal(data, &body) != nil || body.KernelLock == nil ||
 		(vfs.FileKey{Dev: body.KernelLock.Dev, Ino: body.KernelLock.Ino}) != key ||
-		tryKernel(fsys, f, name, key) != kernelFree {
+		!excludesSecondOpen(fsys, name, key) {
 		return false
 	}
 	attempt, err := e.newAttempt()

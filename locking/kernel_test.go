@@ -512,6 +512,11 @@ func TestLeftoverWithAPidThatAnswersSweptByItsKernelLock(t *testing.T) {
 	}
 	unclaimed := "d/log.json.lock.pending-" + fmt.Sprintf("%s-%d-89abcdef0123456701234567", locking.HostHash("host-a"), owner.PID())
 	e.writeRaw(t, unclaimed, identityLock(owner.PID(), "host-a", nsField(nsA)))
+	// A record that names another file's kernel lock (a lock put back by
+	// copy, then moved by a release) proves nothing of this file's owner.
+	other := "d/log.json.lock.broken-" + fmt.Sprintf("%s-%d-456789abcdef012301234567", locking.HostHash("host-a"), owner.PID())
+	k := fileKey(t, e, unclaimed)
+	e.writeRaw(t, other, identityLock(owner.PID(), "host-a", nsField(nsA), kernelField(k.Dev, k.Ino)))
 	sweep := func() {
 		t.Helper()
 		h, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.SpawnIn(nsA)))
@@ -537,6 +542,9 @@ func TestLeftoverWithAPidThatAnswersSweptByItsKernelLock(t *testing.T) {
 	}
 	if !e.exists(unclaimed) {
 		t.Error("a pending file that names no kernel lock was swept although its pid answers")
+	}
+	if !e.exists(other) {
+		t.Error("a moved lock that names another file's kernel lock was swept although its pid answers")
 	}
 }
 
