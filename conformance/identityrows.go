@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -95,7 +94,7 @@ func stoppedHolderKept(t *testing.T, s *site) {
 	s.mustWrite(t, "pre", fast(s.me()))
 	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Pause: []stepAt{{Step: locking.StepHoldRead}}})
 	h.paused(t, locking.StepHoldRead)
-	h.signal(t, syscall.SIGSTOP)
+	h.stop(t)
 	evidence := "holds the lock's kernel lock"
 	if !bytes.Contains(s.readRaw(t, lockName), []byte(`"kernelLock"`)) {
 		evidence = "pid " + itoa(h.pid()) + " started when the holder did" // a kernel lock per name (ntfs-3g)
@@ -109,7 +108,7 @@ func stoppedHolderKept(t *testing.T, s *site) {
 	if err := locking.Unlock(context.Background(), s.fs, logName, got, false, fast(s.me())); !errors.As(err, &re) {
 		t.Fatalf("unlock without force of a stopped holder: %v; want a refusal", err)
 	}
-	h.signal(t, syscall.SIGCONT)
+	h.cont(t)
 	h.resume(t)
 	h.saidDone(t)
 	s.wantTitles(t, "pre", "holder")

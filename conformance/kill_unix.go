@@ -5,6 +5,7 @@ package conformance
 import (
 	"os"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -21,3 +22,9 @@ func killed(ps *os.ProcessState) bool {
 	ws, ok := ps.Sys().(syscall.WaitStatus)
 	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
 }
+
+// stop stops the child with SIGSTOP.
+func (c *child) stop(t *testing.T) { c.signal(t, syscall.SIGSTOP) }
+
+// cont lets a stopped child go on (SIGCONT).
+func (c *child) cont(t *testing.T) { c.signal(t, syscall.SIGCONT) }
