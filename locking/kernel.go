@@ -252,6 +252,16 @@ func (e *env) removeLeftover(fsys vfs.FS, n names, name string, step Step) bool 
 		_ = fsys.Remove(name)
 		return true
 	}
+	return e.removeHeld(fsys, n, name, held)
+}
+
+// removeHeld removes name, whose kernel lock this process holds through
+// held: it moves the name to a broken name of this attempt's own while it
+// holds the lock (an owner that takes its lock after its create then finds
+// its name gone), closes held, then removes the moved name (a name removed
+// while open would show as .fuse_hidden* on FUSE). It reports whether the
+// name was removed.
+func (e *env) removeHeld(fsys vfs.FS, n names, name string, held vfs.File) bool {
 	attempt, err := e.newAttempt()
 	if err != nil {
 		return false
@@ -308,17 +318,7 @@ func (e *env) removeFreed(fsys vfs.FS, n names, name string) bool {
 		!excludesSecondOpen(fsys, name, key) {
 		return false
 	}
-	attempt, err := e.newAttempt()
-	if err != nil {
-		return false
-	}
-	moved := n.broken(attempt)
-	if err := fsys.Rename(name, moved); err != nil {
-		return false
-	}
-	f.Close()
-	_ = fsys.Remove(moved)
-	return true
+	return e.removeHeld(fsys, n, name, f)
 }
 
 // noStep is removeLeftover's "report no step".
