@@ -151,6 +151,13 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy, UnlockCommand: e.unlockCmd}
 		}
 		atOnce = 0
+		if w.queued() {
+			// Behind the head a waiter reads the lock only at its slow
+			// poll: its pending file would only crowd the folder that
+			// every arriving writer's sweep lists and judges (bench:
+			// burst). It makes a new one when it next publishes.
+			_ = h.dropPending()
+		}
 		woken, err := w.wait(ctx, time.Until(deadline), held.Token)
 		if err != nil {
 			return nil, err
@@ -159,8 +166,9 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 		// is gone: a herd of waiters woken by one release does not each
 		// write and remove a pending file while the new holder holds. The
 		// head of the wait queue is the one waiter a release wakes: woken
-		// by its watch, it publishes at once (on EEXIST it reads, with the
-		// watch armed again before the read, as after any publish).
+		// by its watch, or just made the head, it publishes at once (on
+		// EEXIST it reads, with the watch armed again before the read, as
+		// after any publish).
 		publish = woken && w.head
 	}
 }

@@ -7,17 +7,23 @@ import (
 	"github.com/pa-toolkit/pa/vfs"
 )
 
-// queuePolls is how many poll intervals a waiter that is not at the head
-// of the queue waits between two reads of the lock: its slow poll. A head
-// that is stopped (SIGSTOP) or slow then holds up the others for no more
-// than that, and a dead holder is broken within it even by them.
-const queuePolls = 5
+// queueSlowPolls is how many poll intervals a waiter that is not at the
+// head of the queue waits between two reads of the lock: its slow poll (2 s
+// at the spec's 10 ms poll). A head that is stopped (SIGSTOP) or slow holds
+// up the others for no more than that, and a dead holder is broken within
+// it even by them. The figure is set by the burst (issue 19): N waiters
+// behind a head read the lock N / slow poll times a second between them,
+// each read about 0.3 ms of CPU with the Go runtime's wake-up, so at 1,024
+// waiters 2 s costs about 15% of a 2-core machine, where the former 5
+// polls (50 ms) took all of it from the holder (bench: burst).
+const queueSlowPolls = 200
 
 // The wait queue (osfs on Unix: flock(2) on the lock's folder, see
 // [vfs.QueueFS]) lets one waiter of a lock at a time, the head, watch and
-// read the lock at the poll interval; the others sleep in the queue and
-// read the lock every queuePolls polls. A release then wakes one waiter
-// instead of every one, and they do not all re-read and race for it.
+// read the lock at the poll interval; the others sleep in the queue, read
+// the lock at their slow poll and keep no pending file while they do
+// (acquire.go). A release then wakes one waiter instead of every one, and
+// they do not all re-read and race for it.
 // Nothing safe depends on it: each waiter still runs the steps of Acquire
 // (spec: The steps, Acquire step 3) at every read, head or not, and a FS
 // without a queue (or whose queue fails) leaves every waiter to watch and
@@ -46,12 +52,13 @@ func (w *waiter) join() {
 func (w *waiter) queued() bool { return w.place != nil && !w.head }
 
 // waitInQueue waits for the head's place, at most the slow poll and at
-// most left. It reports true when the wait is over (at the head: the lock
-// is read at once, and watched from then on; or the slow poll ran out:
-// the lock is read) and false when the queue failed, so the waiter waits
-// as the head does from now on; ctx's error when ctx ends.
+// most left. It reports true when the wait is over (w.head then says which:
+// at the head, the waiter publishes at once and watches from then on; the
+// slow poll ran out, it reads the lock) and false when the queue failed,
+// so the waiter waits as the head does from now on; ctx's error when ctx
+// ends.
 func (w *waiter) waitInQueue(ctx context.Context, left time.Duration) (bool, error) {
-	head, err := w.place.Wait(ctx, min(left, queuePolls*w.poll))
+	head, err := w.place.Wait(ctx, min(left, queueSlowPolls*w.poll))
 	switch {
 	case err == nil:
 		w.head = head

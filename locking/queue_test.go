@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -96,7 +99,7 @@ func TestOnlyTheHeadWatches(t *testing.T) {
 
 // A head that stops (SIGSTOP, a stall: here paused just as it is about to
 // wait on its watch) holds up the others for no more than their slow poll
-// (5 polls): they read the lock, find it released and acquire, long
+// (200 polls): they read the lock, find it released and acquire, long
 // before their timeout. Kills "no slow poll behind the head".
 func TestStoppedHeadDoesNotStallTheQueue(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
@@ -124,7 +127,7 @@ func TestStoppedHeadDoesNotStallTheQueue(t *testing.T) {
 		ffs := faultfs.New(e.fsys)
 		_, queued := counter(ffs)
 		opts := slow(m.Spawn())
-		opts.PollInterval = 20 * time.Millisecond // slow poll: 100 ms
+		opts.PollInterval = 2 * time.Millisecond // slow poll: 400 ms
 		others := []<-chan acquired{acquireReleaseAsync(ctx, ffs, opts), acquireReleaseAsync(ctx, ffs, opts)}
 		receive(t, queued, patience, "a waiter did not wait in the queue")
 		receive(t, queued, patience, "a waiter did not wait in the queue")
@@ -272,6 +275,147 @@ func TestWokenHeadPublishesAtOnce(t *testing.T) {
 		got.h.Release()
 		if n := ffs.Calls(faultfs.OpWatch, lockP); n != 1 {
 			t.Fatalf("the head armed %d watches, want 1: woken, it publishes with no read (and no watch) first", n)
+		}
+	})
+}
+
+// pendingNames counts the pending files beside the lock in the folder "d".
+func pendingNames(t *testing.T, e *estate) int {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(e.root, "d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, de := range ents {
+		if strings.HasPrefix(de.Name(), "log.json.lock.pending-") {
+			n++
+		}
+	}
+	return n
+}
+
+// A waiter behind the head of the queue keeps no pending file while it
+// waits there: beside the held lock there is the head's pending file (kept
+// for the release; none where there are no hard links), however many wait.
+// A burst would otherwise leave a name per waiter for every arriving
+// writer's sweep to list and judge. Kills "a queued waiter keeps its
+// pending file".
+func TestQueuedWaitersKeepNoPendingFile(t *testing.T) {
+	const n = 4
+	eachClass(t, func(t *testing.T, e *estate) {
+		needWatch(t, e.fsys)
+		needQueue(t, e.fsys)
+		m, holder := holdLock(t, e)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		first := faultfs.New(e.fsys)
+		firstWaiting := onWait(first)
+		done := []<-chan acquired{acquireReleaseAsync(ctx, first, slow(m.Spawn()))}
+		receive(t, firstWaiting, patience, "the first waiter never waited on its watch")
+		for range n - 1 {
+			ffs := faultfs.New(e.fsys)
+			behind := waitsBehindHead(ffs)
+			done = append(done, acquireReleaseAsync(ctx, ffs, slow(m.Spawn())))
+			receive(t, behind, patience, "a waiter did not wait in the queue")
+		}
+		want := 1 // the head's
+		if e.class == "nolinks" {
+			want = 0 // every publish is an exclusive create
+		}
+		if got := pendingNames(t, e); got != want {
+			t.Errorf("%d waiters (one the head) left %d pending files beside the lock, want %d", n, got, want)
+		}
+		if err := holder.Release(); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range done {
+			if got := receive(t, c, patience, "a waiter was not let up"); got.err != nil {
+				t.Fatal(got.err)
+			}
+		}
+		if got := pendingNames(t, e); got != 0 {
+			t.Errorf("%d pending files left after every acquire, want 0", got)
+		}
+	})
+}
+
+// waitsBehindHead returns a channel that gets a value when the one waiter
+// on ffs waits in the queue behind the head: its place's second Wait (the
+// first is the join's look, which may find it the head).
+func waitsBehindHead(ffs *faultfs.FS) <-chan struct{} {
+	c := make(chan struct{}, 1)
+	var waits atomic.Int32
+	ffs.Before(func(ev faultfs.Event) error {
+		if ev.Op == faultfs.OpQueueWait && waits.Add(1) == 2 {
+			c <- struct{}{}
+		}
+		return nil
+	})
+	return c
+}
+
+// A waiter made the head of the queue publishes at once, while the lock is
+// still held: its publish meets EEXIST (its pending file is kept for the
+// release), and only then does it read and wait on its watch. Kills "the
+// new head reads before it publishes".
+func TestNewHeadPublishesAtOnce(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		needWatch(t, e.fsys)
+		needQueue(t, e.fsys)
+		m, holder := holdLock(t, e)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		first := faultfs.New(e.fsys)
+		firstWaiting := onWait(first)
+		head := acquireAsync(ctx, first, slow(m.Spawn()))
+		receive(t, firstWaiting, patience, "the first waiter never waited on its watch")
+
+		// The second waiter's publishes: a link() to the lock name or an
+		// exclusive create of it, counted when its place in the queue
+		// waits and when, the head at last, it waits on its watch.
+		second := faultfs.New(e.fsys)
+		var publishes atomic.Int32
+		atQueue, atWatch := make(chan int32, 1), make(chan int32, 1)
+		second.Before(func(ev faultfs.Event) error {
+			switch {
+			case ev.Op == faultfs.OpLink && ev.NewName == lockP,
+				ev.Op == faultfs.OpOpenFile && ev.Name == lockP && ev.Flag&os.O_EXCL != 0:
+				publishes.Add(1)
+			case ev.Op == faultfs.OpQueueWait:
+				select {
+				case atQueue <- publishes.Load():
+				default:
+				}
+			case ev.Op == faultfs.OpWait:
+				select {
+				case atWatch <- publishes.Load():
+				default:
+				}
+			}
+			return nil
+		})
+		next := acquireReleaseAsync(ctx, second, slow(m.Spawn()))
+		queuedAfter := receive(t, atQueue, patience, "the second waiter did not wait in the queue")
+		if err := holder.Release(); err != nil {
+			t.Fatal(err)
+		}
+		got := receive(t, head, patience, "the first waiter was not woken")
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		headAfter := receive(t, atWatch, patience, "the second waiter, the head now, never waited on its watch")
+		if headAfter <= queuedAfter {
+			t.Errorf("the new head published %d times before it waited on its watch, as many as when it was queued (%d): want it to publish at once", headAfter, queuedAfter)
+		}
+		if want := 1; e.class == "links" && pendingNames(t, e) != want {
+			t.Errorf("the new head keeps %d pending files while the lock is held, want %d", pendingNames(t, e), want)
+		}
+		if err := got.h.Release(); err != nil {
+			t.Fatal(err)
+		}
+		if got := receive(t, next, patience, "the new head was not woken"); got.err != nil {
+			t.Fatal(got.err)
 		}
 	})
 }

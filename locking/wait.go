@@ -78,12 +78,18 @@ func (w *waiter) arm() {
 // wait waits for the lock held by holder (its token) to go, at most left
 // (the time to the acquire's deadline) and at most the poll interval (a
 // waiter behind the head of the queue: at most its slow poll, or until it
-// is the head). It returns whether a watch woke it, and ctx's error when
-// ctx ends.
+// is the head). It returns whether the waiter should publish at once: a
+// watch woke it, or it has just become the head of the queue (its publish
+// then meets EEXIST while the lock is held, and its pending file is kept
+// for the release, as the head's is); and ctx's error when ctx ends.
 func (w *waiter) wait(ctx context.Context, left time.Duration, holder string) (bool, error) {
 	if w.queued() {
-		if over, err := w.waitInQueue(ctx, left); over || err != nil {
+		over, err := w.waitInQueue(ctx, left)
+		if err != nil {
 			return false, err
+		}
+		if over {
+			return w.head, nil // at the head now: publish at once
 		}
 	}
 	d := min(w.poll, left)

@@ -142,7 +142,7 @@ var mutations = []mutation{
 		`func (w *waiter) queued() bool { return w.place != nil && !w.head }`,
 		`func (w *waiter) queued() bool { return false }`},
 	{"no slow poll behind the head of the queue", "queue.go",
-		`head, err := w.place.Wait(ctx, min(left, queuePolls*w.poll))`,
+		`head, err := w.place.Wait(ctx, min(left, queueSlowPolls*w.poll))`,
 		`head, err := w.place.Wait(ctx, left)`},
 	{"the head never leaves the queue", "wait.go",
 		`w.leave() // the head lets the next waiter up`,
@@ -154,6 +154,14 @@ var mutations = []mutation{
 	{"the woken head reads before it publishes", "acquire.go",
 		`publish = woken && w.head`,
 		`publish = false && woken`},
+	{"a waiter behind the head keeps its pending file", "acquire.go",
+		`		if w.queued() {
+			// Behind the head`,
+		`		if false {
+			// Behind the head`},
+	{"the new head reads before it publishes", "wait.go",
+		`return w.head, nil // at the head now: publish at once`,
+		`return false, nil`},
 	{"an abandoned place in the queue keeps its descriptor", "vfs/osfs/queue_unix.go",
 		`unix.Close(p.fd) // lets the lock go, if taken`,
 		``},
