@@ -17,6 +17,10 @@ type config struct {
 	// Names: Acquires of each class with each count of unrelated files.
 	NamesCounts   []int
 	NamesAcquires int
+	// Burst: a burst of each size of each program (pa of both classes, the
+	// anchor), per round.
+	BurstSizes  []int
+	BurstRounds int
 }
 
 // fullConfig is the run: about 7 minutes on 2 cores (6m41s in the
@@ -28,6 +32,7 @@ func fullConfig() config {
 		HandoffPerRound: 100, HandoffRounds: 5,
 		GrowthSizes: []int{1000, 10000, 100000}, GrowthRounds: 5,
 		NamesCounts: []int{0, 1000, 10000}, NamesAcquires: 200,
+		BurstSizes: []int{256, 1024}, BurstRounds: 3,
 	}
 }
 
@@ -42,11 +47,12 @@ func smokeConfig() config {
 		HandoffPerRound: 10, HandoffRounds: 1,
 		GrowthSizes: []int{100, 1000}, GrowthRounds: 1,
 		NamesCounts: []int{0, 100}, NamesAcquires: 10,
+		BurstSizes: []int{16}, BurstRounds: 1,
 	}
 }
 
 // withRounds sets every measure's rounds to n (n > 0).
 func (c config) withRounds(n int) config {
-	c.UncontendedRounds, c.ContendedRounds, c.HandoffRounds, c.GrowthRounds = n, n, n, n
+	c.UncontendedRounds, c.ContendedRounds, c.HandoffRounds, c.GrowthRounds, c.BurstRounds = n, n, n, n, n
 	return c
 }
