@@ -23,8 +23,9 @@ type config struct {
 	BurstRounds int
 }
 
-// fullConfig is the run: about 7 minutes on 2 cores (6m41s in the
-// preliminary run of RESULTS.md).
+// fullConfig is the run: about 10 minutes on 2 cores (6m41s in the
+// preliminary run of RESULTS.md, before the burst; one round of the burst
+// took 72 s on shared cores, with pa's bursts of 1,024 at 25 to 31 s).
 func fullConfig() config {
 	return config{
 		UncontendedRecords: 100, UncontendedUpdates: 2000, UncontendedRounds: 5,

@@ -5,7 +5,7 @@
 // Run it from this folder (it is its own module, so the other locks stay out
 // of the main go.mod):
 //
-//	go run .          # the full run, about 7 minutes on 2 cores; writes RESULTS.md
+//	go run .          # the full run, about 10 minutes on 2 cores; writes RESULTS.md
 //	go run . -smoke   # every measure with tiny counts, in seconds; judges nothing
 //
 // Every contender does the same work, a read-modify-write of a JSON file
