@@ -17,10 +17,15 @@ type config struct {
 	// Names: Acquires of each class with each count of unrelated files.
 	NamesCounts   []int
 	NamesAcquires int
+	// Burst: a burst of each size of each program (pa of both classes, the
+	// anchor), per round.
+	BurstSizes  []int
+	BurstRounds int
 }
 
-// fullConfig is the run: about 7 minutes on 2 cores (6m41s in the
-// preliminary run of RESULTS.md).
+// fullConfig is the run: about 10 minutes on 2 cores (6m41s in the
+// preliminary run of RESULTS.md, before the burst; one round of the burst
+// took 72 s on shared cores, with pa's bursts of 1,024 at 25 to 31 s).
 func fullConfig() config {
 	return config{
 		UncontendedRecords: 100, UncontendedUpdates: 2000, UncontendedRounds: 5,
@@ -28,6 +33,7 @@ func fullConfig() config {
 		HandoffPerRound: 100, HandoffRounds: 5,
 		GrowthSizes: []int{1000, 10000, 100000}, GrowthRounds: 5,
 		NamesCounts: []int{0, 1000, 10000}, NamesAcquires: 200,
+		BurstSizes: []int{256, 1024}, BurstRounds: 3,
 	}
 }
 
@@ -42,11 +48,12 @@ func smokeConfig() config {
 		HandoffPerRound: 10, HandoffRounds: 1,
 		GrowthSizes: []int{100, 1000}, GrowthRounds: 1,
 		NamesCounts: []int{0, 100}, NamesAcquires: 10,
+		BurstSizes: []int{16}, BurstRounds: 1,
 	}
 }
 
 // withRounds sets every measure's rounds to n (n > 0).
 func (c config) withRounds(n int) config {
-	c.UncontendedRounds, c.ContendedRounds, c.HandoffRounds, c.GrowthRounds = n, n, n, n
+	c.UncontendedRounds, c.ContendedRounds, c.HandoffRounds, c.GrowthRounds, c.BurstRounds = n, n, n, n, n
 	return c
 }

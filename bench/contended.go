@@ -191,10 +191,10 @@ func measureContended(base string, workers, updates, rounds int, progress func(s
 }
 
 // rotate returns cs starting at its (r mod len)-th element: round r's order.
-func rotate(cs []Contender, r int) []Contender {
+func rotate[T any](cs []T, r int) []T {
 	if len(cs) == 0 {
 		return nil
 	}
 	k := r % len(cs)
-	return append(append([]Contender(nil), cs[k:]...), cs[:k]...)
+	return append(append([]T(nil), cs[k:]...), cs[:k]...)
 }

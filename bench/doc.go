@@ -5,7 +5,7 @@
 // Run it from this folder (it is its own module, so the other locks stay out
 // of the main go.mod):
 //
-//	go run .          # the full run, about 7 minutes on 2 cores; writes RESULTS.md
+//	go run .          # the full run, about 10 minutes on 2 cores; writes RESULTS.md
 //	go run . -smoke   # every measure with tiny counts, in seconds; judges nothing
 //
 // Every contender does the same work, a read-modify-write of a JSON file
@@ -13,9 +13,25 @@
 // file, fsync, rename, folder fsync). The measures are the issue's five:
 // uncontended updates, 8 contending processes, the handoff between two
 // processes, the growth of one `pa dispatch open` with the spawn-log, and
-// the names beside the lock. Rounds interleave the contenders (A B A B) and
+// the names beside the lock; issue 19 adds a sixth, the burst. Rounds interleave the contenders (A B A B) and
 // every figure is a median over rounds; ratios are against a baseline
 // measured in the same round.
+//
+// The burst measure (issue 19) runs whole processes: N `pa dispatch open
+// --home DIR --agent burst` (N = 256 and 1,024; 16 in a smoke run) started
+// at once on one agent with the default --wait, for each class (the real
+// binary, and its -tags pafault build run with PA_FAULT_LINK_ERRNO=ENOTSUP,
+// where every link() fails), beside an anchor in the same rounds: a small Go
+// program (./burstanchor, built at run time) that takes a blocking flock(2)
+// and does a read-modify-write of its own log (temp, fsync, rename, folder
+// fsync). Per program and N it reports the wall time from the first start
+// to the last exit, how many gave up (exit 2), the processes' CPU added up
+// (rusage), and the holder's share of CPU: N times the CPU of one process
+// run alone in the same round, over the burst's CPU, the part of the
+// machine that did the work rather than wait. Every record is checked
+// after every burst: one in the spawn-log and one on the board for each id
+// printed, no other, and nothing left beside them; a process that exits 1
+// or is killed fails the run.
 //
 // A run that loses a record, duplicates one, or counts a wrong number of
 // records is a failure (exit 1), never a result. A missed goal is a result:

@@ -60,3 +60,40 @@ func TestWaitersCPUGoal(t *testing.T) {
 		}
 	}
 }
+
+// Issue 19's burst goals are judged for each class at 1,024: none gives up
+// in any round (one in one round misses), and the wall time's median
+// paired ratio to the blocking-flock program's is at most 2x (1.9x passes,
+// 2.1x misses). A run without a burst of 1,024 judges neither.
+func TestBurstGoals(t *testing.T) {
+	anchor := []burstRound{{N: burstBig, Wall: 5 * time.Second}, {N: burstBig, Wall: 5 * time.Second}}
+	for _, c := range []struct {
+		wall   time.Duration
+		gaveUp int
+		none   string
+		wall2x string
+	}{
+		{9500 * time.Millisecond, 0, "PASS", "PASS"},
+		{10500 * time.Millisecond, 1, "MISS", "MISS"},
+	} {
+		ours := []burstRound{{N: burstBig, Wall: c.wall}, {N: burstBig, Wall: c.wall, GaveUp: c.gaveUp}}
+		res := &results{Burst: &burstResult{Sizes: []int{burstBig}, Rounds: map[string]map[int][]burstRound{
+			paLinks.Key: {burstBig: ours}, paNoLinks.Key: {burstBig: ours}, burstAnchorKey: {burstBig: anchor},
+		}}}
+		gs := goals(res)
+		for _, k := range []Contender{paLinks, paNoLinks} {
+			if got := verdicts(gs, "Burst of 1,024 pa dispatch open, "+k.Name+":", "none gives up"); len(got) != 1 || got[0] != c.none {
+				t.Errorf("%s, %d gave up: verdicts %q, want %s", k.Name, c.gaveUp, got, c.none)
+			}
+			if got := verdicts(gs, "Burst of 1,024, "+k.Name+":", "at most 2x"); len(got) != 1 || got[0] != c.wall2x {
+				t.Errorf("%s at %v vs 5s: verdicts %q, want %s", k.Name, c.wall, got, c.wall2x)
+			}
+		}
+	}
+	small := &results{Burst: &burstResult{Sizes: []int{16}, Rounds: map[string]map[int][]burstRound{
+		paLinks.Key: {16: {{N: 16}}}, paNoLinks.Key: {16: {{N: 16}}}, burstAnchorKey: {16: {{N: 16}}},
+	}}}
+	if got := verdicts(goals(small), "Burst of 1,024"); len(got) != 4 || got[0] != notRun || got[3] != notRun {
+		t.Errorf("a run without a burst of 1,024: verdicts %q, want 4 x %q", got, notRun)
+	}
+}

@@ -14,18 +14,22 @@ import (
 
 // buildPA builds the real `pa` binary (github.com/pa-toolkit/pa/cmd/pa,
 // with the main module's own go.mod and go.sum) into dir and returns its
-// path. The main module is found by `go list -m`, through this module's
-// replace directive.
-func buildPA(dir string) (string, error) {
+// path: dir/pa, or with build tags (such as "pafault", the test build that
+// can refuse link()) dir/pa-<tags>. The main module is found by
+// `go list -m`, through this module's replace directive.
+func buildPA(dir, tags string) (string, error) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/pa-toolkit/pa").Output()
 	if err != nil {
 		return "", fmt.Errorf("finding the pa module (go list -m; run the harness from bench/): %w", err)
 	}
 	root := strings.TrimSpace(string(out))
 	bin := filepath.Join(dir, "pa")
-	cmd := exec.Command("go", "build", "-C", root, "-o", bin, "./cmd/pa")
+	if tags != "" {
+		bin += "-" + tags
+	}
+	cmd := exec.Command("go", "build", "-C", root, "-tags="+tags, "-o", bin, "./cmd/pa")
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./cmd/pa in %s: %w\n%s", root, err, msg)
+		return "", fmt.Errorf("go build -tags=%q ./cmd/pa in %s: %w\n%s", tags, root, err, msg)
 	}
 	return bin, nil
 }
@@ -117,7 +121,7 @@ func measureGrowth(base string, sizes []int, rounds int, progress func(string)) 
 	}
 	defer os.RemoveAll(dir)
 	progress("growth: go build ./cmd/pa")
-	pa, err := buildPA(dir)
+	pa, err := buildPA(dir, "")
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func main() {
 }
 
 // measures are the names -only accepts, in the order they run.
-var measures = []string{"uncontended", "contended", "handoff", "growth", "names"}
+var measures = []string{"uncontended", "contended", "handoff", "growth", "names", "burst"}
 
 // run is the harness: it parses args, runs the measures, prints the report
 // on stdout (progress on stderr) and writes it to the results file. It
@@ -140,6 +140,11 @@ func measureAll(cfg config, want map[string]bool, sc *scratch, tmp string, progr
 	}
 	if want["names"] {
 		if res.Names, err = measureNames(base, cfg.NamesCounts, cfg.NamesAcquires, progress); err != nil {
+			return nil, err
+		}
+	}
+	if want["burst"] {
+		if res.Burst, err = measureBurst(base, cfg.BurstSizes, cfg.BurstRounds, progress); err != nil {
 			return nil, err
 		}
 	}

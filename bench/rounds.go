@@ -66,5 +66,22 @@ func roundTables(res *results) []table {
 		}
 		out = append(out, t)
 	}
+	if b := res.Burst; b != nil {
+		t := table{Title: "Rounds: burst", Head: []string{"at once", "program", "wall", "gave up", "holder's share of CPU"}}
+		for _, n := range b.Sizes {
+			for _, p := range burstPrograms {
+				rs := b.Rounds[p.Key][n]
+				var gaveUp, shares []string
+				for _, r := range rs {
+					gaveUp = append(gaveUp, fmt.Sprint(r.GaveUp))
+					shares = append(shares, fmtShare(r.share()))
+				}
+				t.Rows = append(t.Rows, []string{fmt.Sprint(n), p.Name,
+					durs(pick(rs, func(r burstRound) time.Duration { return r.Wall })),
+					strings.Join(gaveUp, ", "), strings.Join(shares, ", ")})
+			}
+		}
+		out = append(out, t)
+	}
 	return out
 }

@@ -189,11 +189,15 @@ func (c *child) kill() {
 
 // usage is the worker's user and system CPU as its exit status reports it
 // (the sum of getrusage's ru_utime and ru_stime); valid after wait.
-func (c *child) usage() time.Duration {
-	if c.cmd.ProcessState == nil {
+func (c *child) usage() time.Duration { return cpuOf(c.cmd.ProcessState) }
+
+// cpuOf is a finished process's user and system CPU, as its exit status
+// reports it (getrusage's ru_utime plus ru_stime); 0 for none.
+func cpuOf(ps *os.ProcessState) time.Duration {
+	if ps == nil {
 		return 0
 	}
-	return c.cmd.ProcessState.UserTime() + c.cmd.ProcessState.SystemTime()
+	return ps.UserTime() + ps.SystemTime()
 }
 
 // lockedBuffer is a worker's stderr: written by exec's copying goroutine,
