@@ -11,7 +11,7 @@ import (
 // head of the queue waits between two reads of the lock: its slow poll (2 s
 // at the spec's 10 ms poll). A head that is stopped (SIGSTOP) or slow holds
 // up the others for no more than that, and a dead holder is broken within
-// it even by them. The figure is set by the burst (issue 19): N waiters
+// it even by them. The figure is set by a burst of writers: N waiters
 // behind a head read the lock N / slow poll times a second between them,
 // each read about 0.3 ms of CPU with the Go runtime's wake-up, so at 1,024
 // waiters 2 s costs about 15% of a 2-core machine, where the former 5
