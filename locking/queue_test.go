@@ -309,10 +309,7 @@ func TestQueuedWaitersKeepNoPendingFile(t *testing.T) {
 		m, holder := holdLock(t, e)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		first := faultfs.New(e.fsys)
-		firstWaiting := onWait(first)
-		done := []<-chan acquired{acquireReleaseAsync(ctx, first, slow(m.Spawn()))}
-		receive(t, firstWaiting, patience, "the first waiter never waited on its watch")
+		done := []<-chan acquired{headWaiting(ctx, t, e, m, true)}
 		for range n - 1 {
 			ffs := faultfs.New(e.fsys)
 			behind := waitsBehindHead(ffs)
@@ -338,6 +335,18 @@ func TestQueuedWaitersKeepNoPendingFile(t *testing.T) {
 			t.Errorf("%d pending files left after every acquire, want 0", got)
 		}
 	})
+}
+
+// headWaiting starts a waiter of the held lock (on a faultfs of its own,
+// releasing the lock at once when release is set) and returns once it
+// waits on its watch: the head of the queue.
+func headWaiting(ctx context.Context, t *testing.T, e *estate, m *locktest.Machine, release bool) <-chan acquired {
+	t.Helper()
+	ffs := faultfs.New(e.fsys)
+	waiting := onWait(ffs)
+	done := acquireThen(ctx, ffs, slow(m.Spawn()), release)
+	receive(t, waiting, patience, "the first waiter never waited on its watch")
+	return done
 }
 
 // waitsBehindHead returns a channel that gets a value when the one waiter
@@ -366,10 +375,7 @@ func TestNewHeadPublishesAtOnce(t *testing.T) {
 		m, holder := holdLock(t, e)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		first := faultfs.New(e.fsys)
-		firstWaiting := onWait(first)
-		head := acquireAsync(ctx, first, slow(m.Spawn()))
-		receive(t, firstWaiting, patience, "the first waiter never waited on its watch")
+		head := headWaiting(ctx, t, e, m, false)
 
 		// The second waiter's publishes: a link() to the lock name or an
 		// exclusive create of it, counted when its place in the queue
