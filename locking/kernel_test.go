@@ -382,11 +382,7 @@ func TestLeftoverHeldByItsKernelLockNotSwept(t *testing.T) {
 // is closed the claim is removed and the unlock goes on.
 func TestClaimHeldByItsKernelLockStopsABreak(t *testing.T) {
 	e := newEstate(t, classes[0])
-	m := locktest.NewMachine("host-a")
-	dead := m.SpawnIn(nsA)
-	dead.Kill()
-	lock := identityLock(dead.PID(), "host-a", bootField(m.Boot()), nsField(nsA), startField(m.StartTime(dead.PID())))
-	e.setLock(t, lock)
+	m, lock := deadHolderInNamespaceA(t, e)
 	owner := m.SpawnIn(nsB)
 	claim := fmt.Sprintf("d/log.json.lock.claim-%s-%s-%d-0123456789abcdef01234567", keyOf(lock), locking.HostHash("host-a"), owner.PID())
 	e.writeRaw(t, claim, []byte("{}"))
@@ -422,11 +418,7 @@ func TestClaimHeldByItsKernelLockStopsABreak(t *testing.T) {
 // lock while it is held still stops a break.
 func TestDeadClaimWithAPidThatAnswersDoesNotBlockABreak(t *testing.T) {
 	e := newEstate(t, classes[0])
-	m := locktest.NewMachine("host-a")
-	dead := m.SpawnIn(nsA)
-	dead.Kill()
-	lock := identityLock(dead.PID(), "host-a", bootField(m.Boot()), nsField(nsA), startField(m.StartTime(dead.PID())))
-	e.setLock(t, lock)
+	m, lock := deadHolderInNamespaceA(t, e)
 
 	// A real breaker's claim, paused after its listing, names its own file.
 	reached, resume := make(chan string), make(chan struct{})
@@ -622,4 +614,17 @@ func TestLeftoverThatCannotBeOpenedNotSwept(t *testing.T) {
 			}
 		})
 	}
+}
+
+// deadHolderInNamespaceA sets the lock of e to one of a process of pid
+// namespace nsA that has died, recorded with its boot, namespace and start
+// time, and returns its machine and the lock's bytes.
+func deadHolderInNamespaceA(t *testing.T, e *estate) (*locktest.Machine, []byte) {
+	t.Helper()
+	m := locktest.NewMachine("host-a")
+	dead := m.SpawnIn(nsA)
+	dead.Kill()
+	lock := identityLock(dead.PID(), "host-a", bootField(m.Boot()), nsField(nsA), startField(m.StartTime(dead.PID())))
+	e.setLock(t, lock)
+	return m, lock
 }
