@@ -148,15 +148,24 @@ var kernelClaim = regexp.MustCompile(`,"kernelLock":\{"dev":[0-9]+,"ino":[0-9]+\
 // then only its identity judges it.
 func dropKernelClaim(t *testing.T, home string) string {
 	t.Helper()
+	return string(rewriteDemoLock(t, home, kernelClaim, "the lock %s claims no kernel lock", nil))
+}
+
+// rewriteDemoLock rewrites the demo agent's lock in place (the same file,
+// so its holder keeps it, its kernel lock and its claim) with what re
+// matches replaced by repl, and returns the new bytes; notFound (a format
+// with one %s, the lock) fails the test when re matches nothing.
+func rewriteDemoLock(t *testing.T, home string, re *regexp.Regexp, notFound string, repl []byte) []byte {
+	t.Helper()
 	name := filepath.Join(home, filepath.FromSlash(demoLog+".lock"))
 	b, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !kernelClaim.Match(b) {
-		t.Fatalf("the lock %s claims no kernel lock", b)
+	if !re.Match(b) {
+		t.Fatalf(notFound, b)
 	}
-	b = kernelClaim.ReplaceAll(b, nil)
+	b = re.ReplaceAll(b, repl)
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -167,5 +176,5 @@ func dropKernelClaim(t *testing.T, home string) string {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	return b
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -61,26 +60,8 @@ func TestLockNowNamesThisProcessOnlyInItsOwnNamespace(t *testing.T) {
 		startHolder(t, home, true)
 		// The holder's pid there is 1; make it this process's pid here,
 		// in place (the same file: its kernel lock and claim stay).
-		name := filepath.Join(home, filepath.FromSlash(demoLog+".lock"))
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
 		pid := regexp.MustCompile(`^\{"pid":1,`)
-		if !pid.Match(b) {
-			t.Fatalf("the lock %s; want pid 1", b)
-		}
-		b = pid.ReplaceAll(b, []byte(`{"pid":`+strconv.Itoa(os.Getpid())+`,`))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.Write(b); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
+		rewriteDemoLock(t, home, pid, "the lock %s; want pid 1", []byte(`{"pid":`+strconv.Itoa(os.Getpid())+`,`))
 		line := interruptedOpen(t, home)
 		lead := "pa: " + demoLog + ".lock held by pid " + strconv.Itoa(os.Getpid()) + " on host \"" + hostname() +
 			"\" (alive in another pid namespace of this host: holds the lock's kernel lock, age "
