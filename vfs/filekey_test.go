@@ -11,23 +11,32 @@ import (
 	"github.com/pa-toolkit/pa/vfs"
 )
 
-// Windows' file index is a key unless it names no file: 0 (no file ids on
-// the volume) or 2^64-1 (no unique 64-bit id, MS-FSCC 2.1.9).
+// Windows' file index is a key only on a volume that opens files by id
+// (NTFS, ReFS; not FAT or exFAT, whose index is a directory entry's place),
+// and unless it names no file: 0 (no file ids on the volume) or 2^64-1 (no
+// unique 64-bit id, MS-FSCC 2.1.9).
 func TestKeyOfFileIndex(t *testing.T) {
+	const (
+		byID = 0x01000000 // FILE_SUPPORTS_OPEN_BY_FILE_ID
+		ntfs = byID | 0x00000008 | 0x00000002 | 0x00000001
+		fat  = 0x00000002 | 0x00000004 // case preserved, Unicode names
+	)
 	for _, c := range []struct {
-		serial, high, low uint32
-		want              vfs.FileKey
-		ok                bool
+		flags, serial, high, low uint32
+		want                     vfs.FileKey
+		ok                       bool
 	}{
-		{0x1234abcd, 0x00010000, 0x0000002a, vfs.FileKey{Dev: 0x1234abcd, Ino: 0x000100000000002a}, true},
-		{0, 0, 1, vfs.FileKey{Dev: 0, Ino: 1}, true},
-		{0xffffffff, 0xffffffff, 0xfffffffe, vfs.FileKey{Dev: 0xffffffff, Ino: 0xfffffffffffffffe}, true},
-		{0x1234abcd, 0, 0, vfs.FileKey{}, false},
-		{0x1234abcd, 0xffffffff, 0xffffffff, vfs.FileKey{}, false},
+		{ntfs, 0x1234abcd, 0x00010000, 0x0000002a, vfs.FileKey{Dev: 0x1234abcd, Ino: 0x000100000000002a}, true},
+		{byID, 0, 0, 1, vfs.FileKey{Dev: 0, Ino: 1}, true},
+		{ntfs, 0xffffffff, 0xffffffff, 0xfffffffe, vfs.FileKey{Dev: 0xffffffff, Ino: 0xfffffffffffffffe}, true},
+		{ntfs, 0x1234abcd, 0, 0, vfs.FileKey{}, false},
+		{ntfs, 0x1234abcd, 0xffffffff, 0xffffffff, vfs.FileKey{}, false},
+		{fat, 0x1234abcd, 0x00010000, 0x0000002a, vfs.FileKey{}, false},
+		{0, 0x1234abcd, 0, 7, vfs.FileKey{}, false},
 	} {
-		key, ok := vfs.KeyOfFileIndex(c.serial, c.high, c.low)
+		key, ok := vfs.KeyOfFileIndex(c.flags, c.serial, c.high, c.low)
 		if key != c.want || ok != c.ok {
-			t.Errorf("KeyOfFileIndex(%#x, %#x, %#x) = %+v, %v; want %+v, %v", c.serial, c.high, c.low, key, ok, c.want, c.ok)
+			t.Errorf("KeyOfFileIndex(%#x, %#x, %#x, %#x) = %+v, %v; want %+v, %v", c.flags, c.serial, c.high, c.low, key, ok, c.want, c.ok)
 		}
 	}
 }

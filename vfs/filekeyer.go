@@ -51,17 +51,28 @@ func KeyOfName(fsys FS, name string) (key FileKey, ok bool, err error) {
 	return key, ok, nil
 }
 
-// KeyOfFileIndex is the key of a file from what Windows'
-// GetFileInformationByHandle says of it (BY_HANDLE_FILE_INFORMATION): the
-// volume serial number as Dev, the file index (high 32 bits, low 32 bits)
-// as Ino. ok is false for the indexes that name no file: 0 (the volume has
-// no file ids) and 2^64-1 (no unique 64-bit id can be given, as on ReFS for
-// a file whose id needs 128 bits; MS-FSCC 2.1.9), so a key is never shared
-// by two files that exist at once.
-func KeyOfFileIndex(volumeSerial, indexHigh, indexLow uint32) (key FileKey, ok bool) {
+// KeyOfFileIndex is the key of a file from what Windows says of it: the
+// file-system flags of its volume (GetVolumeInformationByHandle) and, from
+// GetFileInformationByHandle (BY_HANDLE_FILE_INFORMATION), the volume
+// serial number as Dev and the file index (high 32 bits, low 32 bits) as
+// Ino. ok is false where the index does not name the file alone, for as
+// long as it exists:
+//   - on a volume that cannot open a file by its id (no
+//     FILE_SUPPORTS_OPEN_BY_FILE_ID in volumeFlags: FAT, exFAT), whose
+//     index is made from the place of the file's directory entry, so that
+//     a rename may change it and a file made later in that entry may get
+//     it (a lock put back by copy would take its original's key);
+//   - for the indexes that MS-FSCC 2.1.9 says must be ignored: 0 (no file
+//     ids) and 2^64-1 (no unique 64-bit id, as ReFS answers for an id that
+//     needs 128 bits).
+func KeyOfFileIndex(volumeFlags, volumeSerial, indexHigh, indexLow uint32) (key FileKey, ok bool) {
 	ino := uint64(indexHigh)<<32 | uint64(indexLow)
-	if ino == 0 || ino == ^uint64(0) {
+	if volumeFlags&fileSupportsOpenByFileID == 0 || ino == 0 || ino == ^uint64(0) {
 		return FileKey{}, false
 	}
 	return FileKey{Dev: uint64(volumeSerial), Ino: ino}, true
 }
+
+// fileSupportsOpenByFileID is Windows' FILE_SUPPORTS_OPEN_BY_FILE_ID, a
+// file-system flag of GetVolumeInformation: NTFS and ReFS have it.
+const fileSupportsOpenByFileID = 0x01000000
