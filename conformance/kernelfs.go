@@ -13,7 +13,9 @@ import (
 // ENOLCK; kernelNoExclude: every TryLock succeeds, as where a second open
 // of a file is not excluded). The lock must then claim no kernel lock, and
 // never take a granted one for a proof. Only OpenFile is wrapped: the
-// lock's optional interfaces are not forwarded, and it works without them.
+// lock's optional interfaces are not forwarded, and it works without them;
+// its files forward the file key of the handle ([vfs.FileKeyer]), so that
+// on Windows, as on Unix, it is the kernel lock alone that fails.
 func withKernelLocks(fsys vfs.FS, mode string) vfs.FS { return kernelFS{FS: fsys, mode: mode} }
 
 type kernelFS struct {
@@ -36,7 +38,10 @@ type kernelFile struct {
 	mode string
 }
 
-var _ vfs.Locker = (*kernelFile)(nil)
+var (
+	_ vfs.Locker    = (*kernelFile)(nil)
+	_ vfs.FileKeyer = (*kernelFile)(nil)
+)
 
 func (f *kernelFile) TryLock() error {
 	if f.mode == kernelRefused {
@@ -46,3 +51,10 @@ func (f *kernelFile) TryLock() error {
 }
 
 func (f *kernelFile) Unlock() error { return nil }
+
+func (f *kernelFile) FileKey() (vfs.FileKey, error) {
+	if k, ok := f.File.(vfs.FileKeyer); ok {
+		return k.FileKey()
+	}
+	return vfs.FileKey{}, &fs.PathError{Op: "filekey", Path: f.name, Err: errors.ErrUnsupported}
+}

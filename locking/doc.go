@@ -34,10 +34,12 @@
 //
 // A pid proves nothing across pid namespaces, and a pid that answers may
 // be reused. So every lock published by a process whose [Host] is an
-// [IdentityHost] ([OSHost] on Linux and macOS) records its holder's
-// [Identity] (boot, pid namespace, start time), and its holder keeps an
-// exclusive kernel lock (flock(2); LockFileEx on Windows) on the lock's
-// file for the whole hold, which the record claims. A lock is provably
+// [IdentityHost] ([OSHost] on Linux, macOS and Windows) records its
+// holder's [Identity] (boot, pid namespace, start time; Windows has no pid
+// namespace), and its holder keeps an exclusive kernel lock (flock(2);
+// LockFileEx on Windows) on the lock's file for the whole hold, which the
+// record claims by the file's key (device and inode; on Windows the volume
+// serial and file index of the handle, [vfs.KeyOfFile]). A lock is provably
 // dead only when every signal its record carries says so, and alive as
 // soon as one says alive: its kernel lock refused is alive; another boot
 // is dead; another pid namespace is [StateOtherNamespace], held, unless

@@ -8,25 +8,31 @@ package locking
 // started when the holder did. A zero field is not known and decides
 // nothing.
 type Identity struct {
-	// Boot names the boot of the machine: Linux's
-	// /proc/sys/kernel/random/boot_id, macOS's kern.bootsessionuuid, as a
-	// lowercase UUID (36 characters); "" when unknown.
+	// Boot names the boot of the machine, as a lowercase UUID (36
+	// characters): Linux's /proc/sys/kernel/random/boot_id, macOS's
+	// kern.bootsessionuuid, Windows' boot counter (KUSER_SHARED_DATA's
+	// BootId, which the OS loader increments for each boot) as the UUID
+	// 77696e64-626f-6f74-6964-XXXXXXXXXXXX, the counter in the last 12 hex
+	// digits; "" when unknown.
 	Boot string
 	// PIDNamespace is the inode number of the process's pid namespace
-	// (Linux: /proc/self/ns/pid); 0 when unknown or the system has none.
+	// (Linux: /proc/self/ns/pid); 0 when unknown or the system has none
+	// (macOS, Windows).
 	PIDNamespace uint64
 	// StartTime is when the process started, in the system's own unit
 	// (Linux: clock ticks since boot, field 22 of /proc/<pid>/stat; macOS:
-	// microseconds since the epoch); 0 when unknown. Processes started in
-	// one tick share it: it tells a reused pid from its earlier owner,
-	// not two processes apart.
+	// microseconds since the epoch; Windows: the creation time of
+	// GetProcessTimes, a FILETIME, in 100 ns intervals since 1601-01-01
+	// UTC); 0 when unknown. Processes started in one tick share it: it
+	// tells a reused pid from its earlier owner, not two processes apart.
 	StartTime uint64
 }
 
 // IdentityHost is a [Host] that knows processes' identities. [OSHost] is
-// one on Linux and macOS. A Host that is not one publishes the spec's
-// four-field lock and judges every lock by the pid alone, as the spec
-// says.
+// one (Linux: /proc; macOS: sysctl; Windows: the page the kernel shares
+// with every process, and GetProcessTimes; elsewhere an empty Identity). A
+// Host that is not one publishes the spec's four-field lock and judges
+// every lock by the pid alone, as the spec says.
 type IdentityHost interface {
 	Host
 	// Self returns this process's identity.

@@ -53,7 +53,7 @@ func (e *env) holdKernelLock(fsys vfs.FS, f vfs.File, name string) (vfs.File, vf
 	if err != nil {
 		return nil, vfs.FileKey{}, nil
 	}
-	key, ok := vfs.KeyOf(fi)
+	key, ok := vfs.KeyOfFile(f, fi)
 	if _, locker := f.(vfs.Locker); !ok || !locker {
 		return nil, vfs.FileKey{}, nil
 	}
@@ -71,9 +71,8 @@ func (e *env) holdKernelLock(fsys vfs.FS, f vfs.File, name string) (vfs.File, vf
 	// The lock is ours: a sweep that removed the name did so holding it,
 	// so the name is checked only now.
 	kfi, kerr := k.Stat()
-	nfi, nerr := fsys.Stat(name)
-	kkey, _ := vfs.KeyOf(kfi)
-	nkey, _ := vfs.KeyOf(nfi)
+	kkey, _ := vfs.KeyOfFile(k, kfi)
+	nkey, _, nerr := vfs.KeyOfName(fsys, name)
 	if kerr != nil || nerr != nil || kkey != key || nkey != key {
 		k.Close()
 		if nerr != nil && !errors.Is(nerr, fs.ErrNotExist) {
@@ -141,7 +140,7 @@ func probeKernel(fsys vfs.FS, f vfs.File, name string, claimed vfs.FileKey) kern
 	if err != nil {
 		return kernelUnknown
 	}
-	if key, ok := vfs.KeyOf(fi); !ok || key != claimed {
+	if key, ok := vfs.KeyOfFile(f, fi); !ok || key != claimed {
 		return kernelUnknown
 	}
 	return tryKernel(fsys, f, name, claimed)
@@ -175,7 +174,7 @@ func excludesSecondOpen(fsys vfs.FS, name string, key vfs.FileKey) bool {
 	if err != nil {
 		return false
 	}
-	if gkey, ok := vfs.KeyOf(gfi); !ok || gkey != key {
+	if gkey, ok := vfs.KeyOfFile(g, gfi); !ok || gkey != key {
 		return false
 	}
 	return heldElsewhere(vfs.TryLock(g, name))
@@ -302,7 +301,7 @@ func (e *env) removeFreed(fsys vfs.FS, n names, name string) bool {
 	if err != nil {
 		return false
 	}
-	key, ok := vfs.KeyOf(fi)
+	key, ok := vfs.KeyOfFile(f, fi)
 	if !ok {
 		return false
 	}

@@ -13,11 +13,13 @@
 // The interface holds only what the lock needs on every volume. Rarer
 // capabilities are optional interfaces in the io/fs style, one a file, each
 // with a helper that checks for it and reports [errors.ErrUnsupported] when it
-// is missing: [RenameNoReplaceFS], [ChtimesFS], [LstatFS], [Locker], [WatchFS]
-// (a wake-up when a name goes: the lock's waiters), [QueueFS] (a wait
-// queue, so one of a lock's waiters at a time watches), [OpenRootFS] (a folder
-// held open: [PinDir]) and [PrefixDirFS] (a listing of some names only; its
-// helper falls back to ReadDir and a filter). A wrapper must forward every
+// is missing: [RenameNoReplaceFS], [ChtimesFS], [LstatFS], [Locker],
+// [FileKeyer] (a file's key from its handle, on Windows; its helper
+// [KeyOfFile] falls back to the stat data), [WatchFS] (a wake-up when a
+// name goes: the lock's waiters), [QueueFS] (a wait queue, so one of a
+// lock's waiters at a time watches), [OpenRootFS] (a folder held open:
+// [PinDir]) and [PrefixDirFS] (a listing of some names only; its helper
+// falls back to ReadDir and a filter). A wrapper must forward every
 // optional interface of the FS it wraps.
 //
 // Backends: vfs/osfs (the real OS, rooted with os.Root), vfs/nolinkfs (Link

@@ -114,7 +114,7 @@ func startHolder(t *testing.T, home string, namespace bool) *holderProc {
 		t.Fatalf("the holder (%q) said %q (%v); want held", args, line, err)
 	}
 	if b, err := os.ReadFile(filepath.Join(home, filepath.FromSlash(demoLog+".lock"))); err != nil || !kernelClaim.Match(b) {
-		t.Skipf("the holder's lock claims no kernel lock (%v): this system or volume has none (Windows names no file's inode)", err)
+		t.Skipf("the holder's lock claims no kernel lock (%v): this system or volume has none", err)
 	}
 	return h
 }

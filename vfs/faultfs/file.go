@@ -10,15 +10,18 @@ import (
 
 // File is a file opened through an [FS]. Read, Write (and WriteAt), Sync
 // and Close are the operations [OpRead], [OpWrite], [OpSync] and [OpClose]
-// on the name given to OpenFile; Stat, ReadDir, TryLock and Unlock go
-// straight to the wrapped file.
+// on the name given to OpenFile; Stat, ReadDir, TryLock, Unlock and FileKey
+// go straight to the wrapped file.
 type File struct {
 	fs    *FS
 	name  string
 	inner vfs.File
 }
 
-var _ vfs.Locker = (*File)(nil)
+var (
+	_ vfs.Locker    = (*File)(nil)
+	_ vfs.FileKeyer = (*File)(nil)
+)
 
 // Name returns the name the file was opened by.
 func (f *File) Name() string { return f.name }
@@ -98,4 +101,14 @@ func (f *File) Unlock() error {
 		return l.Unlock()
 	}
 	return &fs.PathError{Op: "funlock", Path: f.name, Err: errors.ErrUnsupported}
+}
+
+// FileKey returns the wrapped file's key from its handle through its
+// [vfs.FileKeyer], or fails with a *fs.PathError (Op "filekey") wrapping
+// errors.ErrUnsupported.
+func (f *File) FileKey() (vfs.FileKey, error) {
+	if k, ok := f.inner.(vfs.FileKeyer); ok {
+		return k.FileKey()
+	}
+	return vfs.FileKey{}, &fs.PathError{Op: "filekey", Path: f.name, Err: errors.ErrUnsupported}
 }

@@ -96,6 +96,9 @@ func TestOptionalMissing(t *testing.T) {
 	if err := f.(vfs.Locker).Unlock(); !errors.Is(err, errors.ErrUnsupported) {
 		t.Errorf("Unlock of a file without it: %v, want errors.ErrUnsupported", err)
 	}
+	if _, err := f.(vfs.FileKeyer).FileKey(); !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("FileKey of a file without it: %v, want errors.ErrUnsupported", err)
+	}
 }
 
 func TestForwardsLocker(t *testing.T) {

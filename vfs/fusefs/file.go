@@ -17,7 +17,10 @@ type File struct {
 	once sync.Once
 }
 
-var _ vfs.Locker = (*File)(nil)
+var (
+	_ vfs.Locker    = (*File)(nil)
+	_ vfs.FileKeyer = (*File)(nil)
+)
 
 // Close closes the wrapped file; when it was the last handle of a hidden
 // file, the hidden name is removed.
@@ -42,6 +45,16 @@ func (h *File) Unlock() error {
 		return l.Unlock()
 	}
 	return &fs.PathError{Op: "funlock", Path: "", Err: errors.ErrUnsupported}
+}
+
+// FileKey returns the wrapped file's key from its handle through its
+// [vfs.FileKeyer], or fails with a *fs.PathError (Op "filekey") wrapping
+// errors.ErrUnsupported.
+func (h *File) FileKey() (vfs.FileKey, error) {
+	if k, ok := h.File.(vfs.FileKeyer); ok {
+		return k.FileKey()
+	}
+	return vfs.FileKey{}, &fs.PathError{Op: "filekey", Path: "", Err: errors.ErrUnsupported}
 }
 
 // WriteAt writes p at off through the wrapped file's io.WriterAt, as a

@@ -21,7 +21,8 @@
 // elsewhere errors.ErrUnsupported), a [vfs.QueueFS] (flock(2) on the lock's
 // folder on Unix; elsewhere errors.ErrUnsupported), a [vfs.OpenRootFS] and
 // a [vfs.PrefixDirFS], and its files are [vfs.Locker]s
-// (flock on Unix, LockFileEx on Windows).
+// (flock on Unix, LockFileEx on Windows) and, on Windows, [vfs.FileKeyer]s
+// (GetFileInformationByHandle: Go's stat there gives no file's key).
 //
 // On Unix a name of the root's own folder (no slash) is opened and listed
 // straight from the folder's descriptor, with O_NOFOLLOW: one openat(2) and

@@ -7,7 +7,9 @@ import (
 )
 
 // File is an open file of an [FS]: an *os.File, with every method of it,
-// that can also take an advisory kernel lock.
+// that can also take an advisory kernel lock. On Windows it is also a
+// [vfs.FileKeyer] (File.FileKey: the file's key from its handle, which Go's
+// stat there does not give); on Unix its stat data carries the key.
 type File struct {
 	*os.File
 }

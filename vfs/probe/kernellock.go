@@ -23,7 +23,8 @@ type KernelLock struct {
 	// anything but EWOULDBLOCK (KernelLockDoesNotExclude).
 	Errno string `json:"errno,omitempty"`
 	// FileKey reports whether the volume gives the file's device and inode
-	// number ([vfs.KeyOf]), which a claim records.
+	// number (on Windows its volume serial and file index: [vfs.KeyOfFile]),
+	// which a claim records.
 	FileKey bool `json:"fileKey"`
 	// Claim reports whether a hold of the lock on this volume records a
 	// kernel-lock claim: Outcome is KernelLockExcludes and FileKey is true.
@@ -66,12 +67,13 @@ func kernelLock(first, second error, key bool) KernelLock {
 	return k
 }
 
-// hasFileKey reports whether f's stat gives its file's device and inode.
+// hasFileKey reports whether f's handle or stat gives its file's key, as a
+// hold asks ([vfs.KeyOfFile]).
 func hasFileKey(f vfs.File) bool {
 	fi, err := f.Stat()
 	if err != nil {
 		return false
 	}
-	_, ok := vfs.KeyOf(fi)
+	_, ok := vfs.KeyOfFile(f, fi)
 	return ok
 }

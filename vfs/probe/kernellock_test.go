@@ -1,6 +1,7 @@
 package probe_test
 
 import (
+	"errors"
 	"io/fs"
 	"runtime"
 	"syscall"
@@ -21,12 +22,12 @@ func wantKernelLock(t *testing.T, what string, r probe.Report, k probe.KernelLoc
 
 // On the temp dir the kernel lock works and a second open of the file is
 // refused it while the first handle holds it: a hold here claims it (on
-// Unix, where stat gives the file's device and inode; Windows' does not).
+// Unix stat gives the file's device and inode; on Windows the handle gives
+// its volume serial and file index).
 func TestKernelLockOnTempDirExcludes(t *testing.T) {
 	fsys, dir := newOS(t)
 	r := run(t, fsys, dir)
-	key := runtime.GOOS != "windows"
-	wantKernelLock(t, "temp dir", r, probe.KernelLock{Outcome: probe.KernelLockExcludes, FileKey: key, Claim: key})
+	wantKernelLock(t, "temp dir", r, probe.KernelLock{Outcome: probe.KernelLockExcludes, FileKey: true, Claim: true})
 }
 
 // A volume whose kernel lock is granted to every handle (a second open
@@ -55,10 +56,12 @@ func TestKernelLockThatDoesNotExcludeOrIsRefused(t *testing.T) {
 		})
 	}
 	t.Run("no Locker", func(t *testing.T) {
-		// Files that are no vfs.Locker: TryLock is unsupported.
+		// Files that are no vfs.Locker: TryLock is unsupported. They are no
+		// vfs.FileKeyer either, so only Unix's stat gives their key.
 		o, dir := newOS(t)
 		r := run(t, &forgetful{FS: o}, dir)
-		wantKernelLock(t, "no Locker", r, probe.KernelLock{Outcome: probe.KernelLockRefused, Errno: "unsupported", FileKey: true})
+		key := runtime.GOOS != "windows"
+		wantKernelLock(t, "no Locker", r, probe.KernelLock{Outcome: probe.KernelLockRefused, Errno: "unsupported", FileKey: key})
 	})
 }
 
@@ -73,9 +76,6 @@ func errnoAfter(try int, errno syscall.Errno) error {
 // A kernel lock that excludes a second open is no claim where the volume
 // gives no device and inode of a file: a claim names the file by them.
 func TestKernelLockWithoutFileKeyIsNoClaim(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("Windows' stat gives no file key anyway")
-	}
 	o, dir := newOS(t)
 	r := run(t, &lockFS{FS: o, noKey: true}, dir)
 	wantKernelLock(t, "no file key", r, probe.KernelLock{Outcome: probe.KernelLockExcludes})
@@ -92,7 +92,8 @@ func TestKernelLockNotTried(t *testing.T) {
 }
 
 // lockFS is an FS whose files' kernel lock answers tryLock (when set;
-// otherwise the real file's), and whose stat gives no file key when noKey.
+// otherwise the real file's), and whose stat and handle give no file key
+// when noKey.
 type lockFS struct {
 	vfs.FS
 	tryLock func(try int) error
@@ -130,6 +131,13 @@ func (f *lockFile) Unlock() error {
 		return l.Unlock()
 	}
 	return nil
+}
+
+func (f *lockFile) FileKey() (vfs.FileKey, error) {
+	if k, ok := f.File.(vfs.FileKeyer); ok && !f.fs.noKey {
+		return k.FileKey()
+	}
+	return vfs.FileKey{}, &fs.PathError{Op: "filekey", Path: f.name, Err: errors.ErrUnsupported}
 }
 
 func (f *lockFile) Stat() (fs.FileInfo, error) {
