@@ -26,7 +26,7 @@ const burstAgent = "burst"
 // what one costs when nothing waits.
 const burstLoneRuns = 5
 
-// burstBig is the burst the goals are about: issue 19's 1,024 at once.
+// burstBig is the burst the goals are about: 1,024 at once.
 const burstBig = 1024
 
 // burster is one program of the burst measure: pa of one class, or the
@@ -95,12 +95,35 @@ func buildAnchor(dir string) (string, error) {
 
 // burstRound is one burst of one program: N processes started at once.
 type burstRound struct {
-	N       int
-	Wall    time.Duration // from the first Start to the last Wait's return
-	GaveUp  int           // pa processes that exited 2, their line naming the lock
-	Failed  int           // processes that failed otherwise: 0 in a result (any fails the run)
-	CPU     time.Duration // the N processes' user+sys (rusage at exit), added up
-	LoneCPU time.Duration // the median CPU of one process of the program run alone, in the same round
+	N        int
+	Wall     time.Duration // from the first Start to the last Wait's return
+	GaveUp   int           // pa processes that exited 2, their line naming the lock
+	Failed   int           // processes that failed otherwise: 0 in a result (any fails the run)
+	CPU      time.Duration // the N processes' user+sys (rusage at exit), added up
+	LoneCPU  time.Duration // the median CPU of one process of the program run alone, in the same round
+	StartCPU time.Duration // pa: the median CPU of `pa version` alone, in the same round (its start-up and exit); 0 for the anchor
+}
+
+// floor is the least wall time the burst can take on cores cores when
+// waiting costs nothing: N processes of LoneCPU each, spread over every
+// core.
+func (r burstRound) floor(cores int) time.Duration {
+	return time.Duration(float64(r.N) * float64(r.LoneCPU) / float64(cores))
+}
+
+// startCPU is the median CPU of burstLoneRuns runs of `pa version` (p is pa
+// of either class): what a process of pa costs before and after its work.
+func startCPU(p burster) (time.Duration, error) {
+	var cpus []time.Duration
+	for range burstLoneRuns {
+		cmd := exec.Command(p.bin, "version")
+		cmd.Env = p.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return 0, fmt.Errorf("%s version: %w\n%s", p.Name, err, out)
+		}
+		cpus = append(cpus, cpuOf(cmd.ProcessState))
+	}
+	return median(cpus), nil
 }
 
 // share is the holder's share of CPU: what the N processes would cost one
@@ -148,7 +171,7 @@ func measureBurst(base string, sizes []int, rounds int, progress func(string)) (
 		res.Rounds[p.Key] = map[int][]burstRound{}
 	}
 	for r := range rounds {
-		lone := map[string]time.Duration{}
+		lone, starts := map[string]time.Duration{}, map[string]time.Duration{}
 		for _, p := range rotate(progs, r) {
 			progress(fmt.Sprintf("burst: round %d/%d, %s alone x%d", r+1, rounds, p.Name, burstLoneRuns))
 			var cpus []time.Duration
@@ -160,6 +183,11 @@ func measureBurst(base string, sizes []int, rounds int, progress func(string)) (
 				cpus = append(cpus, one.CPU)
 			}
 			lone[p.Key] = median(cpus)
+			if !p.Anchor {
+				if starts[p.Key], err = startCPU(p); err != nil {
+					return nil, err
+				}
+			}
 		}
 		for _, n := range sizes {
 			for _, p := range rotate(progs, r) {
@@ -168,7 +196,7 @@ func measureBurst(base string, sizes []int, rounds int, progress func(string)) (
 				if err != nil {
 					return nil, err
 				}
-				round.LoneCPU = lone[p.Key]
+				round.LoneCPU, round.StartCPU = lone[p.Key], starts[p.Key]
 				res.Rounds[p.Key][n] = append(res.Rounds[p.Key][n], round)
 			}
 		}

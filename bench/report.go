@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -199,7 +200,9 @@ func namesTable(n *namesResult) table {
 // burstFigures are one program's figures at one N, over its rounds.
 type burstFigures struct {
 	Wall, CPU, LoneCPU        time.Duration // medians
+	StartCPU, Floor           time.Duration // medians (Floor: burstRound.floor on this machine's cores)
 	VsAnchor                  float64       // the median of the wall's per-round ratios to the anchor's
+	FloorVsAnchor             float64       // the median of the floor's per-round ratios to the anchor's wall
 	Share                     float64       // the median of the per-round holder's shares of CPU
 	GaveUp, Failed, Processes int           // added up over the rounds
 }
@@ -212,8 +215,12 @@ func burstOf(rs, anchor []burstRound) burstFigures {
 		Wall:     median(wall),
 		CPU:      median(pick(rs, func(r burstRound) time.Duration { return r.CPU })),
 		LoneCPU:  median(pick(rs, func(r burstRound) time.Duration { return r.LoneCPU })),
+		StartCPU: median(pick(rs, func(r burstRound) time.Duration { return r.StartCPU })),
+		Floor:    median(pick(rs, func(r burstRound) time.Duration { return r.floor(runtime.NumCPU()) })),
 		VsAnchor: median(pairedRatios(wall, pick(anchor, func(r burstRound) time.Duration { return r.Wall }))),
 	}
+	f.FloorVsAnchor = median(pairedRatios(pick(rs, func(r burstRound) time.Duration { return r.floor(runtime.NumCPU()) }),
+		pick(anchor, func(r burstRound) time.Duration { return r.Wall })))
 	shares := make([]float64, 0, len(rs))
 	for _, r := range rs {
 		shares = append(shares, r.share())
@@ -223,6 +230,14 @@ func burstOf(rs, anchor []burstRound) burstFigures {
 	}
 	f.Share = median(shares)
 	return f
+}
+
+// fmtStart shows a start-up CPU, or "-" for a program with none measured.
+func fmtStart(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return fmtDur(d)
 }
 
 // fmtShare shows a share as a percentage: "42%", or "n/a".
@@ -237,7 +252,7 @@ func fmtShare(x float64) string {
 func burstTable(b *burstResult) table {
 	t := table{
 		Title: "6. Burst: N whole processes started at once on one lock",
-		Head:  []string{"at once", "program", "wall", "vs flock program", "gave up", "failed otherwise", "CPU", "one alone", "holder's share of CPU"},
+		Head:  []string{"at once", "program", "wall", "vs flock program", "gave up", "failed otherwise", "CPU", "one alone", "start-up alone", "floor", "floor vs flock program", "holder's share of CPU"},
 	}
 	rounds := 0
 	for _, n := range b.Sizes {
@@ -247,13 +262,13 @@ func burstTable(b *burstResult) table {
 			f := burstOf(b.Rounds[p.Key][n], anchor)
 			t.Rows = append(t.Rows, []string{fmt.Sprint(n), p.Name, fmtDur(f.Wall), fmtRatio(f.VsAnchor),
 				fmt.Sprintf("%d of %d", f.GaveUp, f.Processes), fmt.Sprint(f.Failed),
-				fmtDur(f.CPU), fmtDur(f.LoneCPU), fmtShare(f.Share)})
+				fmtDur(f.CPU), fmtDur(f.LoneCPU), fmtStart(f.StartCPU), fmtDur(f.Floor), fmtRatio(f.FloorVsAnchor), fmtShare(f.Share)})
 		}
 	}
 	t.Notes = []string{
 		fmt.Sprintf("Rounds: %d. In each, first %d processes of each program run alone, one after another, each on a fresh estate; then a burst of each size of each program, on a fresh estate, the programs' order rotating from round to round. Medians over rounds; a ratio or a share is taken within each round (against the flock program's burst of the same round and size), then the median of those is shown.", rounds, burstLoneRuns),
 		fmt.Sprintf("pa: the real binary (go build ./cmd/pa), run as `pa dispatch open --home DIR --agent %s --title \"burst <i>\"` with the default --wait (%s), all on one agent; pa (no hard links) is the build with -tags pafault, run with PA_FAULT_LINK_ERRNO=ENOTSUP (every link() fails). The %s (./burstanchor, a small Go program built at run time) takes flock(2) LOCK_EX on log.lock, blocking in the kernel with no timeout, reads log.txt, appends its id, writes a temp file, fsyncs it, renames it over and fsyncs the folder.", burstAgent, Timeout, burstAnchorName),
-		"At once: the harness starts the N processes one after another as fast as exec can (no shell), each with its stdout and stderr in a file of its own. Wall: from the first start to the last exit. Gave up: pa's exit 2, its one line naming the lock, added up over the rounds. Failed otherwise: exit 1, a signal or a wrong output; any fails the run, as a lost record does. CPU: the N processes' user+sys (rusage at exit), added up. One alone: the median CPU of one process of the program run alone, in the same round. Holder's share of CPU: N x one alone / CPU, the part of the burst's CPU that did the work; the rest went to waiting.",
+		"At once: the harness starts the N processes one after another as fast as exec can (no shell), each with its stdout and stderr in a file of its own. Wall: from the first start to the last exit. Gave up: pa's exit 2, its one line naming the lock, added up over the rounds. Failed otherwise: exit 1, a signal or a wrong output; any fails the run, as a lost record does. CPU: the N processes' user+sys (rusage at exit), added up. One alone: the median CPU of one process of the program run alone, in the same round. Start-up alone: the median CPU of `pa version` alone (the process's start-up and exit, with no lock and no file), in the same round. Floor: N x one alone / the machine's cores, the least wall time the burst can take when waiting costs nothing; floor vs flock program: that floor over the flock program's wall time in the same round, the least ratio pa's own work allows. Holder's share of CPU: N x one alone / CPU, the part of the burst's CPU that did the work; the rest went to waiting.",
 		"Checked after every burst: the spawn-log (spawnlog.Read) holds exactly one record for each id a process that exited 0 printed, with that process's title and pid, and no other; the board (board.Read) one item for each, and no other; nothing is left beside them in agents/burst/ and its board folder (no lock, no pending, broken, claim or temp name). The flock program's log holds exactly N lines, its N ids, each once.",
 	}
 	return t
