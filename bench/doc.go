@@ -1,4 +1,4 @@
-// Command bench is the benchmark harness of issue 6: the spawn-log lock
+// Command bench is the benchmark harness: the spawn-log lock
 // measured side by side with the locks a Go user would pick instead, on one
 // machine in one run.
 //
@@ -13,11 +13,11 @@
 // file, fsync, rename, folder fsync). The measures are the issue's five:
 // uncontended updates, 8 contending processes, the handoff between two
 // processes, the growth of one `pa dispatch open` with the spawn-log, and
-// the names beside the lock; issue 19 adds a sixth, the burst. Rounds interleave the contenders (A B A B) and
+// the names beside the lock; and a sixth, the burst. Rounds interleave the contenders (A B A B) and
 // every figure is a median over rounds; ratios are against a baseline
 // measured in the same round.
 //
-// The burst measure (issue 19) runs whole processes: N `pa dispatch open
+// The burst measure runs whole processes: N `pa dispatch open
 // --home DIR --agent burst` (N = 256 and 1,024; 16 in a smoke run) started
 // at once on one agent with the default --wait, for each class (the real
 // binary, and its -tags pafault build run with PA_FAULT_LINK_ERRNO=ENOTSUP,

@@ -21,9 +21,9 @@ func verdicts(gs []goal, subs ...string) []string {
 	return out
 }
 
-// Issue 13's handoff goal is judged for each class at 100 us, beside issue
-// 6's 200 us: a median of 150 us passes the one and misses the other.
-func TestHandoffGoalOfIssue13(t *testing.T) {
+// The handoff's 100 us goal is judged for each class, beside the
+// 200 us one: a median of 150 us passes the one and misses the other.
+func TestHandoffGoalOf100us(t *testing.T) {
 	round := func(d time.Duration) []handoffRound {
 		return []handoffRound{{Times: []time.Duration{d, d, d}}}
 	}
@@ -61,7 +61,7 @@ func TestWaitersCPUGoal(t *testing.T) {
 	}
 }
 
-// Issue 19's burst goals are judged for each class at 1,024: none gives up
+// The burst goals are judged for each class at 1,024: none gives up
 // in any round (one in one round misses), and the wall time's median
 // paired ratio to the blocking-flock program's is at most 2x (1.9x passes,
 // 2.1x misses). A run without a burst of 1,024 judges neither.

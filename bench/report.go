@@ -306,7 +306,7 @@ func machineText(m Machine, took time.Duration, cfg config, loadEnd string) stri
 // goals.
 func render(res *results, note string) string {
 	var b strings.Builder
-	b.WriteString("# Benchmark results (issue 6)\n\n")
+	b.WriteString("# Benchmark results\n\n")
 	if note != "" {
 		b.WriteString(note + "\n\n")
 	}

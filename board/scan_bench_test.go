@@ -11,7 +11,7 @@ import (
 )
 
 // benchBoard is a board of n items as pa writes them, with titles and
-// times like the growth measure's (issue 6, Growth).
+// times like the growth measure's (bench: Growth).
 func benchBoard(n int) []byte {
 	var b Board
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -79,7 +79,7 @@ type GatedFunc func(current []byte, exists bool) (parts [][]byte, gate func() er
 
 // UpdateMapped is [UpdateParts] with fn a [GatedFunc] and the file read by
 // mapping it where the FS can ([vfs.MapFile]: osfs on Unix), which spares
-// a large file's copy and page faults (issue 6, Growth); elsewhere it is
+// a large file's copy and page faults (bench: Growth); elsewhere it is
 // read as UpdateParts reads it. current is then valid only until that
 // hold's commit returns: fn and its gate must not keep it, nor any slice
 // of it, past its parts (a part may be one). A fault touching current,

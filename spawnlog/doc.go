@@ -12,7 +12,7 @@
 // it, then a sync of the folder. Ids are allocated under that lock from
 // nextId, so they are distinct forever, even across records removed by hand.
 //
-// Reading and appending scale with the file (issue 6, Growth): the common
+// Reading and appending scale with the file (bench: Growth): the common
 // shape, as pa writes it, is read by a hand-written scan (internal/jsonscan)
 // that never decides an error itself, and anything else by encoding/json,
 // which decides every error and its message ([Parse]); a large array is

@@ -11,7 +11,7 @@ import (
 )
 
 // benchLog is a log of n records as pa writes them, with titles and times
-// like the growth measure's (issue 6, Growth).
+// like the growth measure's (bench: Growth).
 func benchLog(n int) []byte {
 	l := Log{NextID: 1}
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

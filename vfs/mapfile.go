@@ -11,7 +11,7 @@ import (
 // Mapper is a [File] whose content can be mapped into memory read-only
 // (the files of vfs/osfs on Unix). A mapping costs no copy and none of the
 // page faults of a fresh buffer: it is how a large file is read once
-// cheaply (issue 6, Growth).
+// cheaply (bench: Growth).
 type Mapper interface {
 	// Map maps the first size bytes of the open file (size > 0) read-only
 	// and returns them, with the function that unmaps them (after which

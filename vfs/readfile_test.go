@@ -14,7 +14,7 @@ import (
 )
 
 // ReadFile allocates its buffer once, from the file's size: one byte more
-// than the file, never grown (issue 6, Growth: nothing read grows faster
+// than the file, never grown (bench: Growth; nothing read grows faster
 // than the file).
 func TestReadFileAllocatesOnceFromTheSize(t *testing.T) {
 	o, dir := newOS(t)

@@ -16,7 +16,7 @@ import (
 )
 
 // burstSize is how many `pa dispatch open` processes TestBurstOfOpens starts
-// at once: a burst sized for CI (2 cores), where issue 19's 1,024 belongs to
+// at once: a burst sized for CI (2 cores), where the 1,024 at once belongs to
 // the benchmark.
 const burstSize = 128
 
@@ -27,7 +27,7 @@ const burstAgent = "burst"
 // board item are told apart from the others' by it.
 func burstTitle(i int) string { return "burst " + strconv.Itoa(i) }
 
-// TestBurstOfOpens (issue 19): 128 `pa dispatch open` processes started at
+// TestBurstOfOpens: 128 `pa dispatch open` processes started at
 // once on one agent, with the default --wait, lose nothing and fail no
 // other way. Every process exits 0, printing its id alone, or 2, with one
 // line that leads with the lock; never 1 or a signal. The spawn-log holds

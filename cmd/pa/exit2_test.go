@@ -48,7 +48,7 @@ func lineOf(t *testing.T, err error) exit2 {
 	return exit2{code: ee.code, stderr: "pa: " + oneLine(ee.msg) + "\n"}
 }
 
-// checkExit2 checks one exit-2 line of open or unlock (issue 5): exit 2,
+// checkExit2 checks one exit-2 line of open or unlock: exit 2,
 // one line on stderr, leading with agent's lock and its holder's pid (or, in
 // that place, what is there instead), naming exactly one command, cmd
 // (none when cmd is "": then the line must say why, none).

@@ -15,7 +15,7 @@ import (
 
 // forceQualified checks every line of out: each --force it names is
 // followed, on the same line and before the next --force, by when to use it
-// (issue 5: `--force` is always qualified: only once the holder's process
+// (`--force` is always qualified: only once the holder's process
 // is gone or stuck, never while it still runs). wantForce says whether out
 // names --force at all.
 func forceQualified(t *testing.T, what, out string, wantForce bool) {

@@ -17,7 +17,7 @@ import (
 // lines whose error carries no holder of its own (the wait interrupted, the
 // lock lost, a file operation of the lock that failed): each still leads
 // with the lock and its holder's pid, or says in that place that there is
-// none (issue 5: every exit-2 line leads with the lock and the pid).
+// none (every exit-2 line leads with the lock and the pid).
 type lockNow struct {
 	// lead is `<lock> held by pid ...` (locking.Holder.HeldBy), `<lock> is
 	// an empty lock (...)`, `<lock> (no holder)` when the lock name is free,

@@ -21,7 +21,7 @@ func (m mutation) path() string {
 	return "locking/" + m.file
 }
 
-// mutations are the guards the suite must pin (issue 3: guards pinned by
+// mutations are the guards the suite must pin (guards pinned by
 // mutations), then more guards, so that every row's cells turn red under
 // some mutation.
 var mutations = []mutation{
@@ -254,7 +254,7 @@ var mutations = []mutation{
 	{"the fast record parse takes a boot id of any shape", "recordown.go",
 		`if !validBoot(p.id.Boot) {`,
 		`if false {`},
-	// The proof of death (issue 13; docs/spawn-log-lock.md, "Proof of
+	// The proof of death (docs/spawn-log-lock.md, "Proof of
 	// death"): the judgement (proof.go), the kernel lock (kernel.go) and
 	// the identity fields' parse (record.go).
 	{"a held kernel lock does not prove the holder alive", "proof.go",
