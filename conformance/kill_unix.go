@@ -28,3 +28,11 @@ func (c *child) stop(t *testing.T) { c.signal(t, syscall.SIGSTOP) }
 
 // cont lets a stopped child go on (SIGCONT).
 func (c *child) cont(t *testing.T) { c.signal(t, syscall.SIGCONT) }
+
+// signal sends sig to the child's process.
+func (c *child) signal(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(sig); err != nil {
+		t.Fatalf("child %s: %v: %v", c.name, sig, err)
+	}
+}

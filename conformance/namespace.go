@@ -4,8 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -47,33 +45,4 @@ func inNamespace(t *testing.T, exe string, args ...string) *exec.Cmd {
 	t.Helper()
 	needUnshare(t)
 	return exec.Command("unshare", append([]string{"-p", "-f", "--kill-child", "--mount-proc", "sh", "-c", `"$@"; exit $?`, "sh", exe}, args...)...)
-}
-
-// innerPID finds the pid, in this process's namespace, of the test binary
-// that the child c runs in its own namespace: the descendant of c's
-// unshare whose command line starts with exe.
-func (c *child) innerPID(t *testing.T) int {
-	t.Helper()
-	exe, _ := os.Executable()
-	frontier := []int{c.cmd.Process.Pid}
-	for len(frontier) > 0 {
-		pid := frontier[0]
-		frontier = frontier[1:]
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(pid) + "/children")
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			kid, err := strconv.Atoi(f)
-			if err != nil {
-				continue
-			}
-			if cmd, err := os.ReadFile("/proc/" + f + "/cmdline"); err == nil && strings.HasPrefix(string(cmd), exe+"\x00") {
-				return kid
-			}
-			frontier = append(frontier, kid)
-		}
-	}
-	t.Fatalf("child %s: no process of %s under its unshare (pid %d)", c.name, exe, c.cmd.Process.Pid)
-	return 0
 }

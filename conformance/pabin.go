@@ -68,6 +68,7 @@ func goTool() string {
 	if runtime.GOOS == "windows" {
 		name = "go.exe"
 	}
+	//lint:ignore SA1019 the toolchain that built this test binary is the one wanted
 	if p := filepath.Join(runtime.GOROOT(), "bin", name); fileExists(p) {
 		return p
 	}

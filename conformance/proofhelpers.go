@@ -5,7 +5,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -85,14 +84,6 @@ func (s *site) copyLock(t *testing.T) {
 	}
 	if same, known := s.sameFile(before, s.stat(t, lockName)); !known || same {
 		t.Skipf("the copy is not known to be another file (known %v, same %v)", known, same)
-	}
-}
-
-// signal sends sig to the child's process.
-func (c *child) signal(t *testing.T, sig syscall.Signal) {
-	t.Helper()
-	if err := c.cmd.Process.Signal(sig); err != nil {
-		t.Fatalf("child %s: %v: %v", c.name, sig, err)
 	}
 }
 

@@ -20,12 +20,8 @@ import (
 
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
-	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/faultfs"
 )
-
-// coreOnly hides every optional interface of the FS it holds.
-type coreOnly struct{ vfs.FS }
 
 func keyOf(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:8]) }
 

@@ -55,3 +55,6 @@ func TestOddLockNamesHonourTheTimeout(t *testing.T) {
 		})
 	}
 }
+
+// coreOnly hides every optional interface of the FS it holds.
+type coreOnly struct{ vfs.FS }

@@ -17,17 +17,7 @@ type lockFile struct {
 	irregular fs.FileInfo // not nil when the name is not a regular file
 }
 
-// readLockFile reads a lock through one handle, file time and bytes
-// together. At most maxLockBytes+1 bytes are read: a longer file is
-// unreadable. A name that is not a regular file (a symlink, a directory, a
-// FIFO) is not followed or read: it is stat'ed without following a symlink
-// where the FS can, and opened non-blocking. Errors are the FS's
-// (fs.ErrNotExist when there is no lock).
-func readLockFile(fsys vfs.FS, name string) (lockFile, error) {
-	return readLock(fsys, name, true)
-}
-
-// readLockBytes reads a lock's bytes and size, as readLockFile does, for a
+// readLockBytes reads a lock's bytes and size, as readLock does, for a
 // check of its bytes (the fence, a moved lock): where the FS can lstat, the
 // open handle is not stat'ed again (its file time is not needed, and what
 // is read is only ever compared with known bytes), so a name replaced
@@ -105,7 +95,7 @@ func readUpTo(r io.Reader, size, limit int64) ([]byte, error) {
 	return buf, nil
 }
 
-// readLock reads a lock (see readLockFile) and judges it.
+// readLock reads a lock and judges it.
 // A lock whose record claims a kernel lock is judged with the handle its
 // bytes were read from still open, so that the kernel lock tried is the
 // one of the file whose bytes were judged.

@@ -62,6 +62,7 @@ func TestMain(m *testing.M) {
 
 // goTool is the go command of the toolchain running the tests.
 func goTool() string {
+	//lint:ignore SA1019 the toolchain that built this test binary is the one wanted
 	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
 		return p
 	}

@@ -4,6 +4,7 @@ package osfs
 
 import (
 	"errors"
+	"io/fs"
 	"time"
 
 	"golang.org/x/sys/windows"
@@ -16,6 +17,12 @@ func (f *FS) rename(oldname, newname string) error {
 		rename: f.root.Rename, absent: f.absent, transient: sharingError,
 		now: time.Now, sleep: time.Sleep, window: RenameRetryWindow, poll: renameRetryPoll,
 	}.do(oldname, newname)
+}
+
+// absent reports whether name does not exist in the root.
+func (f *FS) absent(name string) bool {
+	_, err := f.root.Lstat(name)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 func isSharingViolation(err error) bool {

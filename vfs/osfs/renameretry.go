@@ -68,9 +68,3 @@ func sharingError(err error) bool {
 	return errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) ||
 		errors.Is(err, syscall.EBUSY) || errors.Is(err, fs.ErrPermission) || isSharingViolation(err)
 }
-
-// absent reports whether name does not exist in the root.
-func (f *FS) absent(name string) bool {
-	_, err := f.root.Lstat(name)
-	return errors.Is(err, fs.ErrNotExist)
-}

@@ -2,8 +2,6 @@ package osfs
 
 import (
 	"io/fs"
-	"os"
-	"syscall"
 
 	"github.com/pa-toolkit/pa/vfs"
 )
@@ -70,18 +68,4 @@ func (f *FS) WatchRemoval(name string) (vfs.Watch, error) {
 
 func watchError(name string, err error) error {
 	return &fs.PathError{Op: "watch", Path: name, Err: err}
-}
-
-// isDir reports whether the open file d is a directory; it closes d and
-// returns ENOTDIR (or Stat's error) when it is not.
-func isDir(d *os.File) error {
-	fi, err := d.Stat()
-	if err == nil && !fi.IsDir() {
-		err = syscall.ENOTDIR
-	}
-	if err != nil {
-		d.Close()
-		return err
-	}
-	return nil
 }
