@@ -277,6 +277,28 @@ var mutations = []mutation{
 	{"the kernel lock is tried on a file that is not the one claimed", "kernel.go",
 		`if key, ok := vfs.KeyOfFile(f, fi); !ok || key != claimed {`,
 		`if _, ok := vfs.KeyOfFile(f, fi); !ok {`},
+	{"a holder keys its file by stat data alone (Windows: no claim)", "kernel.go",
+		`key, ok := vfs.KeyOfFile(f, fi)
+	if _, locker := f.(vfs.Locker)`,
+		`key, ok := vfs.KeyOf(fi)
+	if _, locker := f.(vfs.Locker)`},
+	{"a holder keys its kernel lock's handle by stat data alone", "kernel.go",
+		`kkey, _ := vfs.KeyOfFile(k, kfi)`,
+		`kkey, _ := vfs.KeyOf(kfi)`},
+	{"a holder keys its name by stat data alone", "kernel.go",
+		`nkey, _, nerr := vfs.KeyOfName(fsys, name)`,
+		`nfi, nerr := fsys.Stat(name); nkey, _ := vfs.KeyOf(nfi)`},
+	{"a judge keys the file found by stat data alone", "kernel.go",
+		`if key, ok := vfs.KeyOfFile(f, fi); !ok || key != claimed {`,
+		`if key, ok := vfs.KeyOf(fi); !ok || key != claimed {`},
+	{"a judge keys its second open by stat data alone", "kernel.go",
+		`if gkey, ok := vfs.KeyOfFile(g, gfi); !ok || gkey != key {`,
+		`if gkey, ok := vfs.KeyOf(gfi); !ok || gkey != key {`},
+	{"a sweep keys a name whose pid answers by stat data alone", "kernel.go",
+		`key, ok := vfs.KeyOfFile(f, fi)
+	if !ok {`,
+		`key, ok := vfs.KeyOf(fi)
+	if !ok {`},
 	{"a judge counts a kernel lock that does not exclude a second open", "kernel.go",
 		`return heldElsewhere(vfs.TryLock(g, name))`,
 		`return vfs.TryLock(g, name) != nil || true`},
