@@ -154,6 +154,9 @@ var mutations = []mutation{
 	{"the woken head reads before it publishes", "acquire.go",
 		`publish = woken && w.head`,
 		`publish = false && woken`},
+	{"a woken waiter without a queue publishes at once", "acquire.go",
+		`publish = woken && w.head`,
+		`publish = woken`},
 	{"a waiter behind the head keeps its pending file", "acquire.go",
 		`		if w.queued() {
 			// Behind the head`,
