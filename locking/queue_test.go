@@ -425,3 +425,47 @@ func TestNewHeadPublishesAtOnce(t *testing.T) {
 		}
 	})
 }
+
+// A waiter behind the head of the queue still fails at its deadline, not
+// at its slow poll: with a poll of a second (a slow poll of 200 s) and a
+// timeout of 300 ms, it times out soon after 300 ms, as the head would
+// (TestWaitEndsAtTheDeadline). Kills "the slow poll outlasts the
+// deadline".
+func TestQueuedWaitEndsAtTheDeadline(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		needWatch(t, e.fsys)
+		needQueue(t, e.fsys)
+		m, holder := holdLock(t, e)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		head := headWaiting(ctx, t, e, m, false)
+
+		ffs := faultfs.New(e.fsys)
+		behind := waitsBehindHead(ffs)
+		opts := slow(m.Spawn())
+		opts.PollInterval = time.Second // slow poll: 200 s
+		opts.Timeout = 300 * time.Millisecond
+		start := time.Now()
+		done := acquireAsync(ctx, ffs, opts)
+		receive(t, behind, patience, "the waiter did not wait in the queue")
+		got := receive(t, done, patience, "a waiter behind the head outlasted its 300ms deadline (its slow poll is 200 s)")
+		var te *locking.TimeoutError
+		if !errors.As(got.err, &te) {
+			if got.err == nil {
+				got.h.Release()
+			}
+			t.Fatalf("Acquire behind the head = %v; want a TimeoutError", got.err)
+		}
+		if d := got.at.Sub(start); d > woken {
+			t.Errorf("the timeout came after %v; want it soon after the 300ms deadline", d)
+		}
+		if err := holder.Release(); err != nil {
+			t.Fatal(err)
+		}
+		if got := receive(t, head, patience, "the head was not woken"); got.err != nil {
+			t.Fatal(got.err)
+		} else if err := got.h.Release(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
