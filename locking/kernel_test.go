@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -82,7 +83,7 @@ func (e *estate) wantNoBreak(t *testing.T, fsys vfs.FS, h locking.Host, state lo
 // process, alive, still proves it alive by its start time.
 func TestKernelLockProvesLifeAndDeath(t *testing.T) {
 	self := realIdentity(t)
-	eachClass(t, func(t *testing.T, e *estate) {
+	eachKeying(t, func(t *testing.T, e *estate) {
 		_, otherNS, pidGone := realJudges(t, self)
 		h, err := locking.Acquire(context.Background(), e.fsys, target, locking.Options{})
 		if err != nil {
@@ -490,54 +491,55 @@ func TestDeadClaimWithAPidThatAnswersDoesNotBlockABreak(t *testing.T) {
 // writer leaves nothing behind. While the lock is held it is kept, and a
 // name whose content names no kernel lock is still judged by its pid.
 func TestLeftoverWithAPidThatAnswersSweptByItsKernelLock(t *testing.T) {
-	e := newEstate(t, classes[0])
-	m := locktest.NewMachine("host-a")
-	owner := m.SpawnIn(nsA)
-	owner.Kill()
-	m.Reuse(owner.PID())
-	owned := fmt.Sprintf("%s-%d-0123456789abcdef01234567", locking.HostHash("host-a"), owner.PID())
-	freed := []string{"d/log.json.lock.pending-" + owned, "d/log.json.lock.broken-" + owned}
-	for _, n := range freed {
-		e.writeRaw(t, n, []byte("{}"))
-		k := fileKey(t, e, n)
-		e.writeRaw(t, n, identityLock(owner.PID(), "host-a", nsField(nsA), kernelField(k.Dev, k.Ino)))
-	}
-	unclaimed := "d/log.json.lock.pending-" + fmt.Sprintf("%s-%d-89abcdef0123456701234567", locking.HostHash("host-a"), owner.PID())
-	e.writeRaw(t, unclaimed, identityLock(owner.PID(), "host-a", nsField(nsA)))
-	// A record that names another file's kernel lock (a lock put back by
-	// copy, then moved by a release) proves nothing of this file's owner.
-	other := "d/log.json.lock.broken-" + fmt.Sprintf("%s-%d-456789abcdef012301234567", locking.HostHash("host-a"), owner.PID())
-	k := fileKey(t, e, unclaimed)
-	e.writeRaw(t, other, identityLock(owner.PID(), "host-a", nsField(nsA), kernelField(k.Dev, k.Ino)))
-	sweep := func() {
-		t.Helper()
-		h, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.SpawnIn(nsA)))
-		if err != nil {
-			t.Fatal(err)
+	eachKeying(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		owner := m.SpawnIn(nsA)
+		owner.Kill()
+		m.Reuse(owner.PID())
+		owned := fmt.Sprintf("%s-%d-0123456789abcdef01234567", locking.HostHash("host-a"), owner.PID())
+		freed := []string{"d/log.json.lock.pending-" + owned, "d/log.json.lock.broken-" + owned}
+		for _, n := range freed {
+			e.writeRaw(t, n, []byte("{}"))
+			k := fileKey(t, e, n)
+			e.writeRaw(t, n, identityLock(owner.PID(), "host-a", nsField(nsA), kernelField(k.Dev, k.Ino)))
 		}
-		if err := h.Release(); err != nil {
-			t.Fatal(err)
+		unclaimed := "d/log.json.lock.pending-" + fmt.Sprintf("%s-%d-89abcdef0123456701234567", locking.HostHash("host-a"), owner.PID())
+		e.writeRaw(t, unclaimed, identityLock(owner.PID(), "host-a", nsField(nsA)))
+		// A record that names another file's kernel lock (a lock put back by
+		// copy, then moved by a release) proves nothing of this file's owner.
+		other := "d/log.json.lock.broken-" + fmt.Sprintf("%s-%d-456789abcdef012301234567", locking.HostHash("host-a"), owner.PID())
+		k := fileKey(t, e, unclaimed)
+		e.writeRaw(t, other, identityLock(owner.PID(), "host-a", nsField(nsA), kernelField(k.Dev, k.Ino)))
+		sweep := func() {
+			t.Helper()
+			h, err := locking.Acquire(context.Background(), e.fsys, target, fast(m.SpawnIn(nsA)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Release(); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	release := holdKernelLock(t, e, freed[0])
-	sweep()
-	if !e.exists(freed[0]) {
-		t.Fatal("a pending file whose kernel lock is held was swept")
-	}
-	if e.exists(freed[1]) {
-		t.Errorf("the moved lock of a dead writer, its kernel lock free, was not swept: %q", e.ls(t))
-	}
-	release()
-	sweep()
-	if e.exists(freed[0]) {
-		t.Errorf("the pending file of a dead writer, its kernel lock free, was not swept: %q", e.ls(t))
-	}
-	if !e.exists(unclaimed) {
-		t.Error("a pending file that names no kernel lock was swept although its pid answers")
-	}
-	if !e.exists(other) {
-		t.Error("a moved lock that names another file's kernel lock was swept although its pid answers")
-	}
+		release := holdKernelLock(t, e, freed[0])
+		sweep()
+		if !e.exists(freed[0]) {
+			t.Fatal("a pending file whose kernel lock is held was swept")
+		}
+		if e.exists(freed[1]) {
+			t.Errorf("the moved lock of a dead writer, its kernel lock free, was not swept: %q", e.ls(t))
+		}
+		release()
+		sweep()
+		if e.exists(freed[0]) {
+			t.Errorf("the pending file of a dead writer, its kernel lock free, was not swept: %q", e.ls(t))
+		}
+		if !e.exists(unclaimed) {
+			t.Error("a pending file that names no kernel lock was swept although its pid answers")
+		}
+		if !e.exists(other) {
+			t.Error("a moved lock that names another file's kernel lock was swept although its pid answers")
+		}
+	})
 }
 
 // A commit's temp file, held with its kernel lock by a writer of another
@@ -627,4 +629,107 @@ func deadHolderInNamespaceA(t *testing.T, e *estate) (*locktest.Machine, []byte)
 	lock := identityLock(dead.PID(), "host-a", bootField(m.Boot()), nsField(nsA), startField(m.StartTime(dead.PID())))
 	e.setLock(t, lock)
 	return m, lock
+}
+
+// keyings are the two ways a volume says which file a handle or a name is
+// of: in the stat data (osfs on Unix), or only from an open handle
+// (osfs on Windows, whose stat carries no key: handleKeys).
+var keyings = []struct {
+	name string
+	wrap func(vfs.FS) vfs.FS
+}{
+	{"stat keys", func(f vfs.FS) vfs.FS { return f }},
+	{"handle keys", handleKeys},
+}
+
+// eachKeying runs fn on each class's estate under each keying.
+func eachKeying(t *testing.T, fn func(t *testing.T, e *estate)) {
+	for _, k := range keyings {
+		t.Run(k.name, func(t *testing.T) {
+			eachClass(t, func(t *testing.T, e *estate) {
+				e.fsys = k.wrap(e.fsys)
+				fn(t, e)
+			})
+		})
+	}
+}
+
+// handleKeys wraps fsys as osfs is on Windows, so that a Unix run goes
+// through the lock's handle keys (vfs.KeyOfFile, vfs.KeyOfName): no stat
+// data of a name or of an open file carries a key, and each open file
+// says its key from its handle (a vfs.FileKeyer), with its kernel lock
+// and its in-place writes forwarded. Only OpenFile and Stat are wrapped:
+// the optional interfaces of fsys are not forwarded, and the lock works
+// without them.
+func handleKeys(fsys vfs.FS) vfs.FS { return handleKeyFS{fsys} }
+
+type handleKeyFS struct{ vfs.FS }
+
+func (h handleKeyFS) Stat(name string) (fs.FileInfo, error) {
+	fi, err := h.FS.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	return keylessInfo{fi}, nil
+}
+
+func (h handleKeyFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	f, err := h.FS.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	return handleKeyFile{f, name}, nil
+}
+
+// keylessInfo is stat data with no key in it, as Go's on Windows.
+type keylessInfo struct{ fs.FileInfo }
+
+func (keylessInfo) Sys() any { return nil }
+
+type handleKeyFile struct {
+	vfs.File
+	name string
+}
+
+var (
+	_ vfs.Locker    = handleKeyFile{}
+	_ vfs.FileKeyer = handleKeyFile{}
+	_ io.WriterAt   = handleKeyFile{}
+)
+
+func (f handleKeyFile) Stat() (fs.FileInfo, error) {
+	fi, err := f.File.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return keylessInfo{fi}, nil
+}
+
+// FileKey is the key the wrapped handle's own stat data gives: the
+// handle's, as GetFileInformationByHandle's on Windows.
+func (f handleKeyFile) FileKey() (vfs.FileKey, error) {
+	fi, err := f.File.Stat()
+	if err != nil {
+		return vfs.FileKey{}, err
+	}
+	if key, ok := vfs.KeyOf(fi); ok {
+		return key, nil
+	}
+	return vfs.FileKey{}, &fs.PathError{Op: "filekey", Path: f.name, Err: errors.ErrUnsupported}
+}
+
+func (f handleKeyFile) TryLock() error { return vfs.TryLock(f.File, f.name) }
+
+func (f handleKeyFile) Unlock() error {
+	if l, ok := f.File.(vfs.Locker); ok {
+		return l.Unlock()
+	}
+	return &fs.PathError{Op: "funlock", Path: f.name, Err: errors.ErrUnsupported}
+}
+
+func (f handleKeyFile) WriteAt(p []byte, off int64) (int, error) {
+	if w, ok := f.File.(io.WriterAt); ok {
+		return w.WriteAt(p, off)
+	}
+	return 0, &fs.PathError{Op: "write", Path: f.name, Err: errors.ErrUnsupported}
 }

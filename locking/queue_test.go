@@ -100,7 +100,10 @@ func TestOnlyTheHeadWatches(t *testing.T) {
 // A head that stops (SIGSTOP, a stall: here paused just as it is about to
 // wait on its watch) holds up the others for no more than their slow poll
 // (200 polls): they read the lock, find it released and acquire, long
-// before their timeout. Kills "no slow poll behind the head".
+// before their timeout: within half of it, which is 3,000 polls here (the
+// spec's is 1,000: 10 s at 10 ms). Kills "no slow poll behind the head"
+// and a slow poll of 2,000 polls (a waiter's read at its deadline finds
+// the lock free and takes it: the timeout alone would not show it).
 func TestStoppedHeadDoesNotStallTheQueue(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
@@ -128,16 +131,21 @@ func TestStoppedHeadDoesNotStallTheQueue(t *testing.T) {
 		_, queued := counter(ffs)
 		opts := slow(m.Spawn())
 		opts.PollInterval = 2 * time.Millisecond // slow poll: 400 ms
+		opts.Timeout = 3000 * opts.PollInterval
 		others := []<-chan acquired{acquireReleaseAsync(ctx, ffs, opts), acquireReleaseAsync(ctx, ffs, opts)}
 		receive(t, queued, patience, "a waiter did not wait in the queue")
 		receive(t, queued, patience, "a waiter did not wait in the queue")
 		if err := holder.Release(); err != nil {
 			t.Fatal(err)
 		}
+		released := time.Now()
 		for _, c := range others {
-			got := receive(t, c, patience, "a waiter behind a stopped head waited past its slow poll (its timeout is two minutes)")
+			got := receive(t, c, patience, "a waiter behind a stopped head waited past its timeout")
 			if got.err != nil {
-				t.Fatal(got.err)
+				t.Fatalf("a waiter behind a stopped head: %v; want it to acquire at its slow poll (400 ms)", got.err)
+			}
+			if d := got.at.Sub(released); d > opts.Timeout/2 {
+				t.Errorf("a waiter behind a stopped head acquired %v after the release; want it at its slow poll (400 ms), long before its timeout (%v)", d, opts.Timeout)
 			}
 		}
 		close(resume)
@@ -422,6 +430,50 @@ func TestNewHeadPublishesAtOnce(t *testing.T) {
 		}
 		if got := receive(t, next, patience, "the new head was not woken"); got.err != nil {
 			t.Fatal(got.err)
+		}
+	})
+}
+
+// A waiter behind the head of the queue still fails at its deadline, not
+// at its slow poll: with a poll of a second (a slow poll of 200 s) and a
+// timeout of 300 ms, it times out soon after 300 ms, as the head would
+// (TestWaitEndsAtTheDeadline). Kills "the slow poll outlasts the
+// deadline".
+func TestQueuedWaitEndsAtTheDeadline(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		needWatch(t, e.fsys)
+		needQueue(t, e.fsys)
+		m, holder := holdLock(t, e)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		head := headWaiting(ctx, t, e, m, false)
+
+		ffs := faultfs.New(e.fsys)
+		behind := waitsBehindHead(ffs)
+		opts := slow(m.Spawn())
+		opts.PollInterval = time.Second // slow poll: 200 s
+		opts.Timeout = 300 * time.Millisecond
+		start := time.Now()
+		done := acquireAsync(ctx, ffs, opts)
+		receive(t, behind, patience, "the waiter did not wait in the queue")
+		got := receive(t, done, patience, "a waiter behind the head outlasted its 300ms deadline (its slow poll is 200 s)")
+		var te *locking.TimeoutError
+		if !errors.As(got.err, &te) {
+			if got.err == nil {
+				got.h.Release()
+			}
+			t.Fatalf("Acquire behind the head = %v; want a TimeoutError", got.err)
+		}
+		if d := got.at.Sub(start); d > woken {
+			t.Errorf("the timeout came after %v; want it soon after the 300ms deadline", d)
+		}
+		if err := holder.Release(); err != nil {
+			t.Fatal(err)
+		}
+		if got := receive(t, head, patience, "the head was not woken"); got.err != nil {
+			t.Fatal(got.err)
+		} else if err := got.h.Release(); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

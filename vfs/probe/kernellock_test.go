@@ -91,14 +91,26 @@ func TestKernelLockNotTried(t *testing.T) {
 	wantKernelLock(t, "no file", r, probe.KernelLock{Outcome: probe.KernelLockNotTried})
 }
 
+// On a volume whose stat data gives no file key but whose handles say one
+// (osfs on Windows), the probe keys its file by the handle, as a hold
+// does: a hold there claims the kernel lock. Kills "the probe keys its
+// file by stat data alone".
+func TestKernelLockKeyedByTheHandle(t *testing.T) {
+	o, dir := newOS(t)
+	r := run(t, &lockFS{FS: o, keyByHandle: true}, dir)
+	wantKernelLock(t, "keyed by the handle", r, probe.KernelLock{Outcome: probe.KernelLockExcludes, FileKey: true, Claim: true})
+}
+
 // lockFS is an FS whose files' kernel lock answers tryLock (when set;
-// otherwise the real file's), and whose stat and handle give no file key
-// when noKey.
+// otherwise the real file's), whose stat and handle give no file key when
+// noKey, and whose stat gives none but whose handle says the file's (from
+// the real stat data) when keyByHandle.
 type lockFS struct {
 	vfs.FS
-	tryLock func(try int) error
-	noKey   bool
-	tries   int
+	tryLock     func(try int) error
+	noKey       bool
+	keyByHandle bool
+	tries       int
 }
 
 func (l *lockFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
@@ -134,6 +146,13 @@ func (f *lockFile) Unlock() error {
 }
 
 func (f *lockFile) FileKey() (vfs.FileKey, error) {
+	if f.fs.keyByHandle {
+		if fi, err := f.File.Stat(); err == nil {
+			if key, ok := vfs.KeyOf(fi); ok {
+				return key, nil
+			}
+		}
+	}
 	if k, ok := f.File.(vfs.FileKeyer); ok && !f.fs.noKey {
 		return k.FileKey()
 	}
@@ -142,7 +161,7 @@ func (f *lockFile) FileKey() (vfs.FileKey, error) {
 
 func (f *lockFile) Stat() (fs.FileInfo, error) {
 	fi, err := f.File.Stat()
-	if err != nil || !f.fs.noKey {
+	if err != nil || !f.fs.noKey && !f.fs.keyByHandle {
 		return fi, err
 	}
 	return noSys{fi}, nil
