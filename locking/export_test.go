@@ -1,5 +1,7 @@
 package locking
 
+import "time"
+
 // DropKernelLock closes the handle that holds h's kernel lock, without a
 // release: to the kernel, the holder has died (the lock stays under its
 // name, its record still claiming the kernel lock, and no process holds
@@ -9,3 +11,7 @@ func DropKernelLock(h *Hold) { h.dropKernel() }
 // ForgetLinkedKernelLock forgets what linkedKernelLock learned of every
 // device, so that a test's FS is asked again.
 func ForgetLinkedKernelLock() { linksShareKernelLock.Clear() }
+
+// SlowPollFor is the slow poll behind the head of the queue of a waiter
+// whose poll interval is poll: one draw of its random time.
+func SlowPollFor(poll time.Duration) time.Duration { return (&waiter{poll: poll}).slowPoll() }

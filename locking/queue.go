@@ -2,20 +2,24 @@ package locking
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
 )
 
 // queueSlowPolls is how many poll intervals a waiter that is not at the
-// head of the queue waits between two reads of the lock: its slow poll (2 s
-// at the spec's 10 ms poll). A head that is stopped (SIGSTOP) or slow holds
-// up the others for no more than that, and a dead holder is broken within
-// it even by them. The figure is set by a burst of writers: N waiters
-// behind a head read the lock N / slow poll times a second between them,
-// each read about 0.3 ms of CPU with the Go runtime's wake-up, so at 1,024
-// waiters 2 s costs about 15% of a 2-core machine, where the former 5
-// polls (50 ms) took all of it from the holder (bench: burst).
+// head of the queue waits between two reads of the lock, on average: its
+// slow poll (2 s at the spec's 10 ms poll; each one a random time between
+// half and one and a half of that, slowPoll). A head that is stopped
+// (SIGSTOP) or slow cannot hold up the others: between them N waiters read
+// the lock N times a slow poll, each at its own time, so a lock let go is
+// taken within about slow poll / N, and a dead holder is broken within it
+// even by them. The figure is set by a burst of writers: N waiters behind
+// a head cost N / slow poll reads a second between them, each about 0.3
+// ms of CPU with the Go runtime's wake-up, so at 1,024 waiters 2 s costs
+// about 15% of a 2-core machine, where the former 5 polls (50 ms) took all
+// of it from the holder (bench: burst).
 const queueSlowPolls = 200
 
 // The wait queue (osfs on Unix: flock(2) on the lock's folder, see
@@ -58,7 +62,7 @@ func (w *waiter) queued() bool { return w.place != nil && !w.head }
 // so the waiter waits as the head does from now on; ctx's error when ctx
 // ends.
 func (w *waiter) waitInQueue(ctx context.Context, left time.Duration) (bool, error) {
-	head, err := w.place.Wait(ctx, min(left, queueSlowPolls*w.poll))
+	head, err := w.place.Wait(ctx, min(left, w.slowPoll()))
 	switch {
 	case err == nil:
 		w.head = head
@@ -68,6 +72,20 @@ func (w *waiter) waitInQueue(ctx context.Context, left time.Duration) (bool, err
 	}
 	w.leave()
 	return false, nil
+}
+
+// slowPoll is the time to the waiter's next read behind the head: random,
+// between half and one and a half of queueSlowPolls polls. The waiters of a
+// burst join the queue together; with a fixed slow poll they would read in
+// step behind a stopped head, and each round only one of them could take
+// the lock, the others finding it held and sleeping a whole slow poll again
+// (16 writers behind a stopped pa: 10 s, one gave up).
+func (w *waiter) slowPoll() time.Duration {
+	mean := queueSlowPolls * w.poll
+	if mean <= 1 {
+		return mean
+	}
+	return mean/2 + rand.N(mean)
 }
 
 // leave leaves the queue (the head lets the next waiter up).

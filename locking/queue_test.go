@@ -477,3 +477,25 @@ func TestQueuedWaitEndsAtTheDeadline(t *testing.T) {
 		}
 	})
 }
+
+// The slow poll behind the head is random, between half and one and a half
+// of its 200 polls, so that the waiters of a burst, who join together, do
+// not read the lock in step behind a stopped head (each round only one
+// could take it). Kills "a fixed slow poll".
+func TestSlowPollIsSpread(t *testing.T) {
+	const poll = 10 * time.Millisecond
+	lo, hi := time.Second, 3*time.Second // 200 polls: 2 s on average
+	least, most := hi, lo
+	for range 1000 {
+		d := locking.SlowPollFor(poll)
+		if d < lo || d >= hi {
+			t.Fatalf("slow poll %v, want in [%v, %v)", d, lo, hi)
+		}
+		least, most = min(least, d), max(most, d)
+	}
+	// 1,000 uniform draws leave the ends of the range empty by more than
+	// a tenth of it with a chance of about 2e-46.
+	if least > lo+200*time.Millisecond || most < hi-200*time.Millisecond {
+		t.Fatalf("1,000 slow polls all in [%v, %v], want them spread over [%v, %v)", least, most, lo, hi)
+	}
+}
