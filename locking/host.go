@@ -33,8 +33,8 @@ var theOSHost = &osHost{}
 // process's own pid, and liveness by kill(pid, 0) on Unix (ESRCH and every
 // error but EPERM is dead) or OpenProcess and GetExitCodeProcess on Windows
 // (access denied reads as alive). It is an [IdentityHost] (Linux: /proc;
-// macOS: sysctl; Windows: the boot counter of the page the kernel shares
-// with every process, and GetProcessTimes; elsewhere an empty Identity),
+// macOS: sysctl; Windows: GetProcessTimes' start time, no boot;
+// elsewhere an empty Identity),
 // so its locks record their holder's identity and kernel lock.
 func OSHost() Host { return theOSHost }
 

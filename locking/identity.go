@@ -10,10 +10,9 @@ package locking
 type Identity struct {
 	// Boot names the boot of the machine, as a lowercase UUID (36
 	// characters): Linux's /proc/sys/kernel/random/boot_id, macOS's
-	// kern.bootsessionuuid, Windows' boot counter (KUSER_SHARED_DATA's
-	// BootId, which the OS loader increments for each boot) as the UUID
-	// 77696e64-626f-6f74-6964-XXXXXXXXXXXX, the counter in the last 12 hex
-	// digits; "" when unknown.
+	// kern.bootsessionuuid; "" when unknown, and always on Windows, where
+	// the absolute start time tells a reused pid apart and no boot value is
+	// known to be safe (identity_windows.go).
 	Boot string
 	// PIDNamespace is the inode number of the process's pid namespace
 	// (Linux: /proc/self/ns/pid); 0 when unknown or the system has none
