@@ -195,18 +195,27 @@ func TestAbandonedPlaceLeaksNoDescriptor(t *testing.T) {
 		got.h.Release()
 		// Every acquire's descriptors are closed by now but the abandoned
 		// place's, which goes once it gets the lock.
-		deadline := time.Now().Add(patience)
-		for {
-			f, _ := openFDs(t)
-			if f <= fds { // fewer: a descriptor another test left went meanwhile
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%d descriptors open, want %d as before: the abandoned place kept its descriptor", f, fds)
-			}
-			time.Sleep(10 * time.Millisecond) // polls a condition; orders nothing
-		}
+		descriptorsBackTo(t, fds, "the abandoned place kept its descriptor")
 	})
+}
+
+// descriptorsBackTo waits until at most fds descriptors are open (fewer:
+// a descriptor another test left went meanwhile), failing with why after
+// patience: a place abandoned in the queue closes its descriptor only once
+// its flock is granted, after its acquire has returned.
+func descriptorsBackTo(t *testing.T, fds int, why string) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for {
+		f, _ := openFDs(t)
+		if f <= fds {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d descriptors open, want %d as before: %s", f, fds, why)
+		}
+		time.Sleep(10 * time.Millisecond) // polls a condition; orders nothing
+	}
 }
 
 // A queue that cannot be joined (a volume that refuses flock) or that
@@ -443,6 +452,10 @@ func TestQueuedWaitEndsAtTheDeadline(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
 		needQueue(t, e.fsys)
+		fds := -1
+		if fdDir() != "" {
+			fds, _ = openFDs(t)
+		}
 		m, holder := holdLock(t, e)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -474,6 +487,11 @@ func TestQueuedWaitEndsAtTheDeadline(t *testing.T) {
 			t.Fatal(got.err)
 		} else if err := got.h.Release(); err != nil {
 			t.Fatal(err)
+		}
+		// The timed-out waiter's place goes once the queue moves: leave
+		// the process's descriptors as they were for the tests after.
+		if fds >= 0 {
+			descriptorsBackTo(t, fds, "the timed-out waiter's place kept its descriptor")
 		}
 	})
 }

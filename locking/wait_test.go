@@ -439,8 +439,11 @@ func TestWaitsLeaveNoDescriptor(t *testing.T) {
 				w.wait(t)
 				// No test holds a watch between tests: every inotify watch
 				// of the process is one a wait left.
-				if f, n := openFDs(t); f != fds || n != 0 {
-					t.Fatalf("%d descriptors and %d inotify watches open, want %d and none, as before", f, n, fds)
+				// Fewer is no leak: a descriptor an earlier test left (a
+				// place abandoned in the queue, closed once its flock is
+				// granted) may go meanwhile.
+				if f, n := openFDs(t); f > fds || n != 0 {
+					t.Fatalf("%d descriptors and %d inotify watches open, want at most %d and none, as before", f, n, fds)
 				}
 			})
 		}
