@@ -1,8 +1,12 @@
-// Command mutate pins the lock's guards: it applies named one-line
-// mutations to locking/ (and to the wake-up of vfs/osfs), one at a time, in a scratch copy of the module,
-// runs the tests of locking, vfs/osfs and the conformance suite against each, and
-// reports for each whether some test failed (the mutation is caught) or
-// all passed (it survived). It prints the score and exits 1 unless every
+// Command mutate pins the lock's guards: it applies named mutations to
+// the lock's code (locking/, internal/, vfs/), one at a time, in a scratch
+// copy of the module, runs the tests of locking, vfs/osfs, the conformance
+// suite and the mutated package against each, and reports for each, as it
+// goes ("n of N"), whether some test failed (the mutation is caught) or
+// all passed (it survived). A mutation names its target by function and
+// text, never by file or line, so it survives code moving between files
+// and packages; `go test ./conformance/mutate` checks that every target
+// is found, once. It prints the score and exits 1 unless every
 // mutation is caught (and applies and compiles).
 //
 //	go run ./conformance/mutate [-run REGEXP] [-all] [-v]
@@ -35,7 +39,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -54,6 +57,17 @@ func main() {
 	flag.Parse()
 	stopAtFirst = !*all
 	os.Exit(run(*runFlag, *verbose))
+}
+
+// covered reports whether the package pattern pkg ("./vfs/osfs") is one
+// of [packages] or under one ending in "/...".
+func covered(pkg string) bool {
+	for _, p := range packages {
+		if p == pkg || strings.HasSuffix(p, "/...") && (pkg == strings.TrimSuffix(p, "/...") || strings.HasPrefix(pkg, strings.TrimSuffix(p, "..."))) {
+			return true
+		}
+	}
+	return false
 }
 
 // stopAtFirst makes goTest stop a run at its first failed test (no -all).
@@ -94,14 +108,23 @@ func run(pattern string, verbose bool) int {
 		return 2
 	}
 	fmt.Printf("mutate: the unmutated tree passes (%s)\n", time.Since(start).Round(time.Second))
-	caught, byPackage, total := 0, 0, 0
+	var chosen []mutation
 	for _, m := range mutations {
-		if !re.MatchString(m.name) {
-			continue
+		if re.MatchString(m.name) {
+			chosen = append(chosen, m)
 		}
+	}
+	caught, byPackage, total := 0, 0, 0
+	for i, m := range chosen {
 		total++
 		start := time.Now()
-		verdict, detail := try(scratch, m)
+		where, err := locate(scratch, m)
+		verdict, detail := verdictNotApplied, report{}
+		if err != nil {
+			detail.notes = []string{err.Error()}
+		} else {
+			verdict, detail = try(scratch, m, where)
+		}
 		switch {
 		case verdict == verdictCaught:
 			caught++
@@ -109,7 +132,7 @@ func run(pattern string, verbose bool) int {
 			caught++
 			byPackage++
 		}
-		fmt.Printf("%-16s %-62s %s (%s)\n", verdict, m.name, m.path(), time.Since(start).Round(time.Second))
+		fmt.Printf("%3d of %d %-16s %-62s %s (%s)\n", i+1, len(chosen), verdict, m.name, where.file, time.Since(start).Round(time.Second))
 		for _, l := range detail.lines(verbose) {
 			fmt.Printf("                 %s\n", l)
 		}
@@ -129,27 +152,25 @@ func run(pattern string, verbose bool) int {
 // mutation (without -v).
 const shownFailures = 4
 
-// try applies m in the scratch copy, runs the tests and restores the file.
-// The verdict is one of [runResult.verdict]'s, or NOT-APPLIED (the line is
-// not there exactly once, or the mutant does not compile); detail names
-// the failed tests and packages, then the failed cells of the matrix.
-func try(scratch string, m mutation) (verdict string, detail report) {
-	file := filepath.Join(scratch, filepath.FromSlash(m.path()))
+// try applies m at where in the scratch copy, runs the tests (those of
+// [packages], and those of where's package) and restores the file. The
+// verdict is one of [runResult.verdict]'s, or NOT-APPLIED (the mutant
+// does not compile); detail names the failed tests and packages, then the
+// failed cells of the matrix.
+func try(scratch string, m mutation, where site) (verdict string, detail report) {
+	file := filepath.Join(scratch, filepath.FromSlash(where.file))
 	orig, err := os.ReadFile(file)
 	if err != nil {
 		return verdictNotApplied, report{notes: []string{err.Error()}}
-	}
-	if n := bytes.Count(orig, []byte(m.old)); n != 1 {
-		return verdictNotApplied, report{notes: []string{fmt.Sprintf("%q is in %s %d times; want once", m.old, m.path(), n)}}
 	}
 	defer os.WriteFile(file, orig, 0o644)
 	if err := os.WriteFile(file, bytes.Replace(orig, []byte(m.old), []byte(m.new), 1), 0o644); err != nil {
 		return verdictNotApplied, report{notes: []string{err.Error()}}
 	}
-	if out, err := goCmd(scratch, "vet", "./"+path.Dir(m.path())); err != nil {
+	if out, err := goCmd(scratch, "vet", where.pkg()); err != nil {
 		return verdictNotApplied, report{notes: append([]string{"the mutant does not build:"}, lines(out)...)}
 	}
-	r := goTest(scratch, stopAtFirst)
+	r := goTest(scratch, stopAtFirst, where.pkg())
 	return r.verdict(), report{failed: r.failed, notes: r.packages, cells: r.cells}
 }
 
@@ -181,8 +202,13 @@ func (r report) lines(verbose bool) []string {
 // command that fails with nothing failed in its output (it could not run
 // at all) is a failure of package ".". The tests' temp folders are made in
 // dir/tmp, so that a killed run leaves none outside the scratch copy.
-func goTest(dir string, first bool) runResult {
+func goTest(dir string, first bool, more ...string) runResult {
 	args := append([]string{"test", "-json", "-count=1", "-timeout=10m"}, packages...)
+	for _, p := range more {
+		if !covered(p) {
+			args = append(args, p)
+		}
+	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	// Open to every user, as /tmp is (a test runs a copy of its binary as
