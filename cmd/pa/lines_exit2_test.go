@@ -190,7 +190,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 		}, "", free},
 		{"open, the board write failed after the commit", func(t *testing.T) (exit2, string) {
 			// A board that stops parsing while open waits is refused
-			// before anything is written (exit 1, exitcodes_test.go); one
+			// before anything is written (exit 1, open_exitcodes_test.go); one
 			// whose write fails after the commit is this line.
 			e := estatetest.New(t, estatetest.Classes[0])
 			failed := &board.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: fmt.Errorf("rename agents/demo/board/board.json.tmp-x: %w", syscall.EIO)}
