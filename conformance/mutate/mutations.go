@@ -113,7 +113,7 @@ var mutations = []mutation{
 		`if w.watch != nil {`},
 	// The per-inode watch of osfs on Linux: the lock file itself, so the
 	// other names of the folder wake no waiter.
-	{"watch the lock's folder, not the lock file (Linux)", "watchDir",
+	{"watch the lock's folder, not the lock file (Linux)", "Removal",
 		`if w, err := watchFile(d, base); err == nil {`,
 		`if w, err := watchFile(d, base); err == nil && false {`},
 	{"add the lock file's watch without looking its name up again (Linux)", "hub.addFile",
@@ -168,7 +168,7 @@ var mutations = []mutation{
 	{"an abandoned place in the queue keeps its descriptor", "place.block",
 		`unix.Close(p.fd) // lets the lock go, if taken`,
 		``},
-	{"a place in the queue shares the folder's descriptor (and its lock)", "joinQueue",
+	{"a place in the queue shares the folder's descriptor (and its lock)", "Join",
 		`unix.Openat(int(dfd), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)`,
 		`unix.Dup(int(dfd))`},
 	// The pending file a waiter keeps through its wait (locking/pending.go).

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/osfs/internal/queue"
 )
 
 // JoinQueue joins the wait queue of the lock at name, for [vfs.QueueFS]:
@@ -32,7 +33,7 @@ func (f *FS) JoinQueue(name string) (vfs.Place, error) {
 	if err != nil {
 		return nil, queueError(name, unwrapPath(err))
 	}
-	p, err := joinQueue(d)
+	p, err := queue.Join(d)
 	if err != nil {
 		return nil, queueError(name, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/osfs/internal/watch"
 )
 
 // WatchRemoval arms a watch that wakes a waiter when name is removed or
@@ -59,7 +60,7 @@ func (f *FS) WatchRemoval(name string) (vfs.Watch, error) {
 	if err != nil {
 		return nil, watchError(name, unwrapPath(err))
 	}
-	w, err := watchDir(d, base)
+	w, err := watch.Removal(d, base)
 	if err != nil {
 		return nil, watchError(name, err)
 	}

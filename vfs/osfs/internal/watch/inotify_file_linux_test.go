@@ -1,6 +1,6 @@
 //go:build linux
 
-package osfs
+package watch
 
 import (
 	"context"
@@ -9,11 +9,26 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pa-toolkit/pa/vfs"
 )
 
-// fileWatch arms a watch on name in a fresh FS, which must be a watch of
-// the file at name.
-func fileWatch(t *testing.T, fsys *FS, name string) *inotifyWatch {
+// folder is a temp folder whose names tests watch, as osfs does: the
+// folder opened, then Removal of the base name.
+type folder string
+
+// WatchRemoval arms a watch on name (a base name) of the folder.
+func (f folder) WatchRemoval(name string) (vfs.Watch, error) {
+	d, err := os.Open(string(f))
+	if err != nil {
+		return nil, err
+	}
+	return Removal(d, name)
+}
+
+// fileWatch arms a watch on name in a fresh folder, which must be a watch
+// of the file at name.
+func fileWatch(t *testing.T, fsys folder, name string) *inotifyWatch {
 	t.Helper()
 	w, err := fsys.WatchRemoval(name)
 	if err != nil {
@@ -27,15 +42,11 @@ func fileWatch(t *testing.T, fsys *FS, name string) *inotifyWatch {
 	return iw
 }
 
-func tempFS(t *testing.T) (*FS, string) {
+// tempFS is a fresh temp folder, as a folder and as its path.
+func tempFS(t *testing.T) (folder, string) {
 	t.Helper()
 	dir := t.TempDir()
-	fsys, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fsys.Close() })
-	return fsys, dir
+	return folder(dir), dir
 }
 
 // waitFor is w.Wait with a background ctx; it fails the test on an error.

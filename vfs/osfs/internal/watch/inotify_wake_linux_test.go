@@ -1,6 +1,6 @@
 //go:build linux
 
-package osfs
+package watch
 
 import (
 	"context"
@@ -23,12 +23,7 @@ func TestWakeSentWhileWaitTakesTheLock(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fsys, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fsys.Close()
-	vw, err := fsys.WatchRemoval("a")
+	vw, err := folder(dir).WatchRemoval("a")
 	if err != nil {
 		t.Skipf("no watch: %v", err)
 	}

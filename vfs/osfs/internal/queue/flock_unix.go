@@ -1,6 +1,6 @@
 //go:build darwin || dragonfly || freebsd || linux || netbsd || openbsd
 
-package osfs
+package queue
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/osfs/internal/unixdir"
 )
 
 // place is a place in the queue of a folder: a descriptor of its own of
@@ -30,10 +31,12 @@ type place struct {
 	closed  bool  // Close was called: the goroutine, if any, closes fd
 }
 
-// joinQueue joins the queue of the open folder d, and closes d.
-func joinQueue(d *os.File) (vfs.Place, error) {
+// Join joins the wait queue of the open folder d (see the package doc),
+// and closes d. Errors are the system's; a volume that refuses flock(2)
+// gives one wrapping errors.ErrUnsupported.
+func Join(d *os.File) (vfs.Place, error) {
 	defer d.Close()
-	if err := isDir(d); err != nil {
+	if err := unixdir.IsDir(d); err != nil {
 		return nil, err
 	}
 	conn, err := d.SyscallConn()
@@ -42,7 +45,7 @@ func joinQueue(d *os.File) (vfs.Place, error) {
 	}
 	fd, oerr := -1, error(nil)
 	if err := conn.Control(func(dfd uintptr) {
-		fd, oerr = retryEINTR(func() (int, error) {
+		fd, oerr = unixdir.RetryEINTR(func() (int, error) {
 			return unix.Openat(int(dfd), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		})
 	}); err != nil {

@@ -1,6 +1,6 @@
 //go:build !(darwin || dragonfly || freebsd || linux || netbsd || openbsd)
 
-package osfs
+package queue
 
 import (
 	"errors"
@@ -9,8 +9,9 @@ import (
 	"github.com/pa-toolkit/pa/vfs"
 )
 
-// joinQueue: no flock(2) here; d is closed.
-func joinQueue(d *os.File) (vfs.Place, error) {
+// Join has no flock(2) here: it closes d and returns
+// errors.ErrUnsupported.
+func Join(d *os.File) (vfs.Place, error) {
 	d.Close()
 	return nil, errors.ErrUnsupported
 }

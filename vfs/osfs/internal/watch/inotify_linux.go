@@ -1,6 +1,6 @@
 //go:build linux
 
-package osfs
+package watch
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/osfs/internal/unixdir"
 )
 
 // inotifyMask is what a watch of a folder asks for: the removals of names
@@ -81,12 +82,12 @@ type inotifyWatch struct {
 	spent    bool            // a Wait has reported the file gone
 }
 
-// watchDir arms a watch on the open folder d for the removal of base: on
+// Removal arms a watch on the open folder d for the removal of base: on
 // the file at base when base holds a regular file (d is kept, to look base
 // up again, until Close), and on the folder otherwise (d is closed: the
 // watch is on the folder itself, not on d).
-func watchDir(d *os.File, base string) (vfs.Watch, error) {
-	if err := isDir(d); err != nil {
+func Removal(d *os.File, base string) (vfs.Watch, error) {
+	if err := unixdir.IsDir(d); err != nil {
 		return nil, err
 	}
 	if w, err := watchFile(d, base); err == nil {
@@ -152,7 +153,7 @@ var afterFileOpened func()
 
 // addFile adds a watch on the regular file at base in the folder dfd.
 func (h *hub) addFile(dfd int, base string) (*inotifyWatch, error) {
-	fd, err := retryEINTR(func() (int, error) {
+	fd, err := unixdir.RetryEINTR(func() (int, error) {
 		return unix.Openat(dfd, base, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	})
 	if err != nil {

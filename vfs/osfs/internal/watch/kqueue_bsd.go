@@ -1,6 +1,6 @@
 //go:build darwin || dragonfly || freebsd || netbsd || openbsd
 
-package osfs
+package watch
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/osfs/internal/unixdir"
 )
 
 // kqueueWatch is a watch on one name of one folder: EVFILT_VNODE on the
@@ -34,10 +35,10 @@ type kqueueWatch struct {
 // revocation.
 const vnodeFlags = unix.NOTE_WRITE | unix.NOTE_DELETE | unix.NOTE_RENAME | unix.NOTE_REVOKE
 
-// watchDir arms a kqueue watch on the open folder d for the removal of
+// Removal arms a kqueue watch on the open folder d for the removal of
 // base. d stays open until Close.
-func watchDir(d *os.File, base string) (vfs.Watch, error) {
-	if err := isDir(d); err != nil {
+func Removal(d *os.File, base string) (vfs.Watch, error) {
+	if err := unixdir.IsDir(d); err != nil {
 		return nil, err
 	}
 	w := &kqueueWatch{dir: d, dirfd: int(d.Fd()), kq: -1, wake: [2]int{-1, -1}, base: base}
