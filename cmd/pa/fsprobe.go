@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/pa-toolkit/pa/cmd/pa/internal/probe"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/vfs/osfs"
-	"github.com/pa-toolkit/pa/vfs/probe"
 )
 
 // fsCmd is `pa fs`.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pa-toolkit/pa/vfs/probe"
+	"github.com/pa-toolkit/pa/cmd/pa/internal/probe"
 )
 
 // pa fs probe DIR prints one line a check and the class, works in a folder

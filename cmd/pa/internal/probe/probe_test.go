@@ -8,12 +8,12 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/pa-toolkit/pa/cmd/pa/internal/probe"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/faultfs"
 	"github.com/pa-toolkit/pa/vfs/fusefs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
-	"github.com/pa-toolkit/pa/vfs/probe"
 )
 
 func newOS(t *testing.T) (*osfs.FS, string) {
