@@ -10,7 +10,7 @@ import (
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/estate/estatetest"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // A lock, spawn-log or board that cannot be read as a file is one

@@ -19,8 +19,8 @@ import (
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // reset empties the agent's folder.

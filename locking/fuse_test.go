@@ -1,7 +1,7 @@
 package locking_test
 
 // Findings of the real FUSE volumes (exfat-fuse, ntfs-3g; docs/filesystems.md),
-// pinned on the fusefs model with no mount: a file removed or renamed over
+// pinned on the FUSE model (vfs/vfstest/fusemodel) with no mount: a file removed or renamed over
 // while a handle has it open stays as .fuse_hidden* until that handle is
 // closed.
 
@@ -18,7 +18,7 @@ import (
 
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
-	"github.com/pa-toolkit/pa/vfs/fusefs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/fusemodel"
 )
 
 // The lock closes every handle of its own before it renames or removes a
@@ -27,7 +27,7 @@ import (
 // .fuse_hidden name on a FUSE volume.
 func TestOwnHandlesClosedBeforeRenameOrRemove(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
-		fsys := fusefs.New(e.fsys)
+		fsys := fusemodel.New(e.fsys)
 		m := locktest.NewMachine("host-a")
 		ctx := context.Background()
 		write := func(rec string) {
@@ -104,7 +104,7 @@ func TestOwnHandlesClosedBeforeRenameOrRemove(t *testing.T) {
 // A writer goes on at once beside it, and it goes when the reader closes.
 func TestHiddenNamesAreNotOurs(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
-		fsys := fusefs.New(e.fsys)
+		fsys := fusemodel.New(e.fsys)
 		m := locktest.NewMachine("host-a")
 		ctx := context.Background()
 		write := func(rec string) {

@@ -20,7 +20,7 @@ import (
 
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 func keyOf(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:8]) }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
-	"github.com/pa-toolkit/pa/vfs/fusefs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/fusemodel"
 )
 
 // With the real host, whose writers hold kernel locks on the files they
@@ -29,7 +29,7 @@ func TestKernelLockHandlesClosedBeforeRemove(t *testing.T) {
 
 func kernelHandlesClosed(t *testing.T, e *estate) {
 	{
-		fsys := fusefs.New(e.fsys)
+		fsys := fusemodel.New(e.fsys)
 		ctx := context.Background()
 		host := locking.OSHost()
 		write := func(rec string) {

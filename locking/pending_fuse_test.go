@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
-	"github.com/pa-toolkit/pa/vfs/fusefs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/fusemodel"
 )
 
 // On a FUSE volume with hard links (ntfs-3g) the pending file a waiter
@@ -18,7 +18,7 @@ import (
 func TestKeptPendingLeavesNoHiddenName(t *testing.T) {
 	e := newEstate(t, classes[0])
 	m, holder := holdLock(t, e)
-	fsys := fusefs.New(e.fsys)
+	fsys := fusemodel.New(e.fsys)
 	ffs := faultfs.New(fsys)
 	refused := firstLinkRefused(ffs)
 

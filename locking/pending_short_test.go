@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // shortFS's pending files write half of what they are asked, and say so

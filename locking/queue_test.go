@@ -15,7 +15,7 @@ import (
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // needQueue skips a test where the OS file system has no wait queue

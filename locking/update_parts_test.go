@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/locking"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // spliceRecord is a PartsFunc that appends rec to a JSON array of strings

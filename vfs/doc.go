@@ -23,9 +23,10 @@
 // optional interface of the FS it wraps.
 //
 // Backends: vfs/osfs (the real OS, rooted with os.Root), vfs/nolinkfs (Link
-// always refused, the no-hard-links class), vfs/faultfs (fault injection
-// and hooks for tests), and the adapters vfs/aferofs and vfs/hackpadfs (an
-// afero or hackpadfs file system; their in-memory ones guarded so the lock
-// is safe on them). vfs/vfstest checks that a backend has the behaviour the
-// lock relies on (docs/adapters.md).
+// always refused, the no-hard-links class), and the adapters vfs/aferofs
+// and vfs/hackpadfs (an afero or hackpadfs file system; their in-memory
+// ones guarded so the lock is safe on them). vfs/vfstest checks that a
+// backend has the behaviour the lock relies on (docs/adapters.md); the test
+// doubles live under it: vfs/vfstest/faultfs (fault injection and hooks)
+// and vfs/vfstest/fusemodel (a model of a FUSE volume's hidden names).
 package vfs

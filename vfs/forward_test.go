@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
-	"github.com/pa-toolkit/pa/vfs/fusefs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/fusemodel"
 )
 
 // wrappers are every FS of this module that wraps another, over osfs.
@@ -25,7 +25,7 @@ var wrappers = []struct {
 }{
 	{"nolinkfs", func(f vfs.FS) vfs.FS { return nolinkfs.New(f, syscall.EPERM) }, true},
 	{"faultfs", func(f vfs.FS) vfs.FS { return faultfs.New(f) }, true},
-	{"fusefs", func(f vfs.FS) vfs.FS { return fusefs.New(f) }, false},
+	{"fusemodel", func(f vfs.FS) vfs.FS { return fusemodel.New(f) }, false},
 	{"pinned", func(f vfs.FS) vfs.FS { p, _ := vfs.PinDir(f, "d"); return p }, false},
 	{"pinned faultfs", func(f vfs.FS) vfs.FS { p, _ := vfs.PinDir(faultfs.New(f), "d"); return p }, false},
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // MapFile maps a file of osfs on Unix: its bytes are the file's, and once

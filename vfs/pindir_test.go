@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // A pinned FS serves the names of its folder from the root it opened, with

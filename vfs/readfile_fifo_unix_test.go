@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // A FIFO where a file is expected is refused at once, never waited on: an

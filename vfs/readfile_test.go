@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // ReadFile allocates its buffer once, from the file's size: one byte more

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/estate/estatetest"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // A file of an agent that cannot be read as one (a directory where the

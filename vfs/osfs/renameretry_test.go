@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // fakeClock is the retry's clock: sleep advances it, and counts.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/pa-toolkit/pa/cmd/pa/internal/probe"
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // wantKernelLock fails unless r's kernel lock is k.

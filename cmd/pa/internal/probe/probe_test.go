@@ -10,10 +10,10 @@ import (
 
 	"github.com/pa-toolkit/pa/cmd/pa/internal/probe"
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
-	"github.com/pa-toolkit/pa/vfs/fusefs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/fusemodel"
 )
 
 func newOS(t *testing.T) (*osfs.FS, string) {
@@ -131,7 +131,7 @@ func TestRunWithoutHardLinks(t *testing.T) {
 // it gone once the handle is closed, and still removes its folder.
 func TestRunOnFUSEReportsHiddenNames(t *testing.T) {
 	o, dir := newOS(t)
-	r := run(t, fusefs.New(o), dir)
+	r := run(t, fusemodel.New(o), dir)
 	for _, name := range []string{probe.CheckRenameOverOpenFile, probe.CheckRemoveOpenFile} {
 		c := check(t, r, name)
 		if len(c.Stray) != 1 || !strings.HasPrefix(c.Stray[0], ".fuse_hidden") {

@@ -13,7 +13,7 @@ type osRooted interface {
 }
 
 // unwrapper is a wrapper FS that gives the FS it wraps (nolinkfs, faultfs
-// and fusefs do).
+// and fusemodel do).
 type unwrapper interface {
 	Unwrap() vfs.FS
 }

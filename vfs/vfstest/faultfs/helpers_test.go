@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // newFS returns a faultfs over an osfs in a fresh directory, and the osfs.

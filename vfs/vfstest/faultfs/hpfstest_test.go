@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
 	"github.com/pa-toolkit/pa/vfs/internal/hpview"
 	"github.com/pa-toolkit/pa/vfs/osfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 func TestMain(m *testing.M) { hpview.Main(m) }

@@ -1,4 +1,4 @@
-package fusefs
+package fusemodel
 
 import (
 	"fmt"
@@ -185,7 +185,7 @@ func (f *FS) JoinQueue(name string) (vfs.Place, error) { return vfs.JoinQueue(f.
 // prefixes, through the wrapped FS's [vfs.PrefixDirFS] or its ReadDir, as
 // ReadDir does (hidden names included).
 //
-// fusefs has no OpenRoot: it follows its open handles by their names in
+// fusemodel has no OpenRoot: it follows its open handles by their names in
 // this FS, and a root opened on the wrapped FS would bypass it; the lock
 // then keeps the names as they are ([vfs.PinDir]).
 func (f *FS) ReadDirPrefix(dir string, prefixes []string) ([]fs.DirEntry, error) {

@@ -1,4 +1,4 @@
-package fusefs_test
+package fusemodel_test
 
 import (
 	"errors"
@@ -10,18 +10,18 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/fusefs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/fusemodel"
 )
 
-func newFS(t *testing.T) (*fusefs.FS, *osfs.FS) {
+func newFS(t *testing.T) (*fusemodel.FS, *osfs.FS) {
 	t.Helper()
 	o, err := osfs.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { o.Close() })
-	return fusefs.New(o), o
+	return fusemodel.New(o), o
 }
 
 func write(t *testing.T, fsys vfs.FS, name, data string) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 func TestFailFirstN(t *testing.T) {

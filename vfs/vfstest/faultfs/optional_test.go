@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 func TestUnwrap(t *testing.T) {

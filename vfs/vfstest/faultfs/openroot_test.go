@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // A root opened through faultfs shares its rules, hooks and counts, and

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/faultfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 	"github.com/pa-toolkit/pa/vfs/vfstest"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // TestVFS runs vfstest on faultfs over the OS with no rule and no hook: it

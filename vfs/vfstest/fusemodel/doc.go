@@ -1,4 +1,4 @@
-// Package fusefs wraps a [vfs.FS] so that it keeps files still open the way
+// Package fusemodel wraps a [vfs.FS] so that it keeps files still open the way
 // a volume mounted through libfuse's high-level API does (exfat-fuse and
 // ntfs-3g on Linux; docs/filesystems.md): a file removed, or renamed over,
 // while a handle opened through the FS is still open is not gone at once but
@@ -9,4 +9,4 @@
 // nobody created appearing in a listing. The lock must never take such a
 // name for its own, and must close its own handles before it renames or
 // removes a file, so that it never leaves one.
-package fusefs
+package fusemodel
