@@ -15,3 +15,6 @@ func ForgetLinkedKernelLock() { linksShareKernelLock.Clear() }
 // SlowPollFor is the slow poll behind the head of the queue of a waiter
 // whose poll interval is poll: one draw of its random time.
 func SlowPollFor(poll time.Duration) time.Duration { return (&waiter{poll: poll}).slowPoll() }
+
+// Describe is h as locking's errors describe it (internal/display).
+func Describe(h Holder) string { return h.shown().Describe() }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/display"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -111,7 +112,7 @@ func updateParts(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, op
 		if errors.Is(err, ErrLockLost) {
 			_ = h.Release() // moves and puts back the lock that replaced ours
 			if !time.Now().Before(deadline) {
-				return fmt.Errorf("locking: %s: %w, and the %s timeout ran out before a fresh hold", name, ErrLockLost, FormatAge(e.timeout))
+				return fmt.Errorf("locking: %s: %w, and the %s timeout ran out before a fresh hold", name, ErrLockLost, display.Age(e.timeout))
 			}
 			if err := ctx.Err(); err != nil {
 				return err
