@@ -55,6 +55,11 @@ func holder(h locking.Holder) string {
 	return "held by " + lockview.Describe(h)
 }
 
+// forceOnlyWhen is the spec's sentence on when --force is right, as every line
+// of pa's that names --force says it (board's `pa board check` lines say it
+// too, in board.ForceWhen; a test pins the two the same).
+const forceOnlyWhen = "only once the holder's process is gone or stuck, never while it still runs"
+
 // clearWith names the command that clears a lock held by h and, for a
 // holder not provably dead, when --force is right.
 func (a advice) clearWith(h locking.Holder) string {
@@ -65,7 +70,7 @@ func (a advice) clearWith(h locking.Holder) string {
 	if h.State == locking.StateDead {
 		return "clear it with " + cmd
 	}
-	return "clear it with " + cmd + ", " + board.ForceWhen
+	return "clear it with " + cmd + ", " + forceOnlyWhen
 }
 
 // then joins the lead of a line (a lock and its holder) to what follows as
