@@ -55,9 +55,9 @@ func holder(h locking.Holder) string {
 	return "held by " + lockview.Describe(h)
 }
 
-// forceOnlyWhen is the spec's sentence on when --force is right, as every line
-// of pa's that names --force says it (board's `pa board check` lines say it
-// too, in board.ForceWhen; a test pins the two the same).
+// forceOnlyWhen is the spec's sentence on when --force is right, as every
+// line of pa's that names --force says it (board's `pa board check` lines
+// say it too, in board.ForceWhen; a test pins the two the same).
 const forceOnlyWhen = "only once the holder's process is gone or stuck, never while it still runs"
 
 // clearWith names the command that clears a lock held by h and, for a
