@@ -34,7 +34,7 @@ unreadable lock) is refused and the lock is left byte for byte, unless
 printed, and for a holder that holds the lock's kernel lock, that it is alive
 for certain (a stopped process holds it too). --force is the operator's
 decision: pa cannot tell a holder that is stuck from one that is slow. Use it
-only once the holder's process is gone or stuck, never while it still runs: a
+` + forceOnlyWhen + `: a
 holder still running can then lose a record. A lock that changed since it was
 read is never removed.
 A symbolic link or a named pipe under the lock's name is a lock that does not
