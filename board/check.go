@@ -10,6 +10,7 @@ import (
 
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/filekind"
+	"github.com/pa-toolkit/pa/internal/lockview"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
@@ -281,7 +282,7 @@ func (p Problem) Line() string {
 		if p.holder.State == locking.StateUnreadable {
 			// No pid to lead with: the lock itself is the subject.
 			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; use --force %s",
-				estate.Display(p.Agent, p.Path), p.holder.Describe(), FormatWindow(p.staleWindow), ForceWhen)
+				estate.Display(p.Agent, p.Path), lockview.Describe(p.holder), FormatWindow(p.staleWindow), ForceWhen)
 		}
 		line := p.heldLine(p.holder)
 		if over := utf8.RuneCountInString(line) - maxHeldLine; over > 0 && p.holder.Evidence != "" {
@@ -310,7 +311,7 @@ func (p Problem) Line() string {
 // heldLine is the lock-held line of p for its lock's holder h.
 func (p Problem) heldLine(h locking.Holder) string {
 	line := fmt.Sprintf("pa dispatch unlock: %s has held %s past the %s stale window",
-		h.Describe(), estate.Display(p.Agent, p.Path), FormatWindow(p.staleWindow))
+		lockview.Describe(h), estate.Display(p.Agent, p.Path), FormatWindow(p.staleWindow))
 	if h.State != locking.StateDead {
 		line += "; use --force " + ForceWhen
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/internal/display"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -51,7 +52,7 @@ func skewedLiveNeverBroken(t *testing.T, s *site) {
 		if te.Holder.Age < c.ageMin || te.Holder.Age > c.ageMax {
 			t.Errorf("%s: age %v; want it in [%v, %v]", c.name, te.Holder.Age, c.ageMin, c.ageMax)
 		}
-		contains(t, err.Error(), "age "+locking.FormatAge(te.Holder.Age)+",")
+		contains(t, err.Error(), "age "+display.Age(te.Holder.Age)+",")
 		if !bytes.Equal(s.readRaw(t, lockName), lock) {
 			t.Fatalf("%s: a live lock was changed", c.name)
 		}

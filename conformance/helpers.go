@@ -59,6 +59,18 @@ func logDoc(titles ...string) []byte {
 	return b
 }
 
+// neutral fails if msg, a library error's Error(), speaks for pa: the
+// library's errors are data and name the lock and its holder, no command
+// and no --force; pa's own lines (run through s.pa) name the command.
+func neutral(t *testing.T, msg string) {
+	t.Helper()
+	for _, bad := range []string{"pa dispatch", "dispatch unlock", "--force", "only once"} {
+		if strings.Contains(msg, bad) {
+			t.Errorf("%q holds %q; want a library error that names no command", msg, bad)
+		}
+	}
+}
+
 // contains fails unless s holds every sub.
 func contains(t *testing.T, s string, subs ...string) {
 	t.Helper()

@@ -77,7 +77,8 @@ func liveHolderTimesOut(t *testing.T, s *site) {
 	if te.Holder.PID != pid || te.Holder.State != locking.StateAlive || te.Lock != lockName {
 		t.Fatalf("holder %+v on %s; want pid %d alive on %s", te.Holder, te.Lock, pid, lockName)
 	}
-	contains(t, err.Error(), strconv.Itoa(pid), "pa dispatch unlock", "alive", lockName)
+	contains(t, err.Error(), strconv.Itoa(pid), "alive", lockName)
+	neutral(t, err.Error())
 	if waited < 150*time.Millisecond || waited > 5*time.Second {
 		t.Errorf("waited %v; want about the 150ms timeout", waited)
 	}
@@ -169,8 +170,8 @@ func unreadableLocks(dead int) map[string][]byte {
 }
 
 // R05: an empty or unreadable lock is never broken, at any age (a year
-// old here), and the timeout names it and --force, in a bounded line with
-// no raw control byte.
+// old here), and the timeout names it (pa's line names --force), in a
+// bounded line with no raw control byte.
 func unreadableNeverBroken(t *testing.T, s *site) {
 	for name, content := range unreadableLocks(s.deadPID(t)) {
 		t.Run(name, func(t *testing.T) {
@@ -186,7 +187,8 @@ func unreadableNeverBroken(t *testing.T, s *site) {
 			if te.Holder.Age < 364*24*time.Hour {
 				t.Errorf("age %v; want the file time's (a year)", te.Holder.Age)
 			}
-			contains(t, err.Error(), "pa dispatch unlock --force", lockName)
+			contains(t, err.Error(), lockName)
+			neutral(t, err.Error())
 			if !strings.Contains(err.Error(), "an empty lock") && !strings.Contains(err.Error(), "an unreadable lock") {
 				t.Errorf("%q does not name an empty or unreadable lock", err)
 			}
@@ -227,7 +229,8 @@ func unlockRefusedThenForced(t *testing.T, s *site, content []byte) {
 	if !errors.As(err, &re) {
 		t.Fatalf("unlock: %v; want a *RefusedError", err)
 	}
-	contains(t, err.Error(), "--force", "only once the holder's process is gone or stuck", "never while it still runs")
+	contains(t, err.Error(), lockName, "not removed")
+	neutral(t, err.Error())
 	if !bytes.Equal(s.readRaw(t, lockName), content) {
 		t.Fatal("a refused unlock changed the lock")
 	}
@@ -253,7 +256,8 @@ func otherHostNeverBroken(t *testing.T, s *site) {
 		if !errors.As(err, &te) || te.Holder.State != locking.StateOtherHost {
 			t.Fatalf("age %v: err = %v; want a timeout naming a holder on another host", age, err)
 		}
-		contains(t, err.Error(), "host-b", "on another host", "--force")
+		contains(t, err.Error(), "host-b", "on another host")
+		neutral(t, err.Error())
 		if n := here.Asked(otherPID); n != 0 {
 			t.Fatalf("age %v: the other host's pid was checked %d times", age, n)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockview"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
@@ -197,6 +198,6 @@ func fourFieldJudgedByTheSpec(t *testing.T, s *site) {
 		s.writeRaw(t, lockName, lockJSON(pid, s.hostname(), true, "4f4f4f4f4f4f4f4f4f4f4f4f", time.Now()))
 		s.blocks(t, s.fs, locking.StateAlive, "")
 		got, _ := locking.Inspect(s.fs, logName, fast(s.me()))
-		contains(t, got.Describe(), "pid "+itoa(pid)+` on host "`, "(alive, age ")
+		contains(t, lockview.Describe(got), "pid "+itoa(pid)+` on host "`, "(alive, age ")
 	})
 }

@@ -20,7 +20,7 @@ var ErrInvalidAgent = errors.New("invalid agent name")
 // Nothing was read or written when it is returned.
 type AgentError struct {
 	// Agent is the name as given (it may hold control characters: print it
-	// with %q or through locking.DisplayValue).
+	// with %q or through termsafe.Value).
 	Agent string
 	// Reason says which rule the name breaks.
 	Reason string

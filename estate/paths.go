@@ -6,7 +6,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -47,13 +47,13 @@ func Agents(fsys vfs.FS) ([]string, error) {
 }
 
 // Display shows name, a path under agent's folder, for a message: the agent
-// segment capped for display (locking.CapForDisplay, spec: The lock file and
+// segment capped for display (termsafe.Cap, spec: The lock file and
 // the names beside it), as in agents/<capped>/spawn-log.json.lock. Display
 // only: files and the commands a message names keep the whole agent.
 func Display(agent, name string) string {
 	dir := AgentDir(agent) + "/"
 	if !strings.HasPrefix(name, dir) {
-		return locking.DisplayValue(name)
+		return termsafe.Value(name)
 	}
-	return path.Join(AgentsDir, locking.CapForDisplay(agent), locking.DisplayValue(name[len(dir):]))
+	return path.Join(AgentsDir, termsafe.Cap(agent), termsafe.Value(name[len(dir):]))
 }

@@ -40,11 +40,13 @@ var errNoLinks = errors.New("no hard links")
 // otherwise it waits for the lock to go: woken at once by a release where
 // the FS can watch for one ([vfs.WatchFS]), and in any case after
 // opts.PollInterval (about 10 ms), or after a back-off up to it where it
-// cannot. It returns a *TimeoutError (matching
-// ErrTimeout) naming the holder as last read when the timeout runs out,
-// ctx.Err() when ctx ends first, and the FS's error (a *fs.PathError or
-// *os.LinkError) when a file operation fails. The caller must call
-// [Hold.Release].
+// cannot. The caller must call [Hold.Release].
+//
+// Errors: a *TimeoutError (matching ErrTimeout) carrying the holder as
+// last read when the timeout runs out (data: what clears the lock is the
+// caller's to say); ctx.Err() when ctx ends first; a *fs.PathError
+// matching fs.ErrInvalid when name is not a valid path; the FS's error (a
+// *fs.PathError or *os.LinkError) when a file operation fails.
 func Acquire(ctx context.Context, fsys vfs.FS, name string, opts Options) (*Hold, error) {
 	e := opts.env()
 	return e.acquire(ctx, fsys, name, time.Now().Add(e.timeout))
@@ -148,7 +150,7 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			}
 		}
 		if !time.Now().Before(deadline) {
-			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy, UnlockCommand: e.unlockCmd}
+			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
 		}
 		atOnce = 0
 		if w.queued() {

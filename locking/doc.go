@@ -102,4 +102,14 @@
 // Every step of the spec is a [Step] constant, and [Options.OnStep] is
 // called synchronously at each: tests pause or kill a process there. The
 // shipped path never sets it.
+//
+// # Errors
+//
+// The errors of a held lock are data: a [*TimeoutError], [*RefusedError]
+// or [*BusyError] carries the lock, its [Holder] as read and judged, the
+// wait and the claim (errors.As finds it; a timeout also matches
+// [ErrTimeout] by errors.Is). Its message names the lock and the holder,
+// every value read from disk escaped, and no command: what clears a held
+// lock, and when forcing it is right, is the calling program's to say
+// (`pa`'s lines name `pa dispatch unlock`).
 package locking

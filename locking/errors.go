@@ -3,8 +3,10 @@ package locking
 import (
 	"errors"
 	"fmt"
-	"path"
 	"time"
+
+	"github.com/pa-toolkit/pa/internal/display"
+	"github.com/pa-toolkit/pa/internal/termsafe"
 )
 
 // ErrTimeout is matched (errors.Is) by every *TimeoutError.
@@ -27,9 +29,11 @@ var ErrNotALock = errors.New("locking: not a lock")
 
 // TimeoutError is returned when a writer waited out its timeout for a lock
 // whose holder is not provably dead (spec: The steps, Acquire step 3; the
-// spec's SpawnLogLockError). It matches [ErrTimeout].
+// spec's SpawnLogLockError). It matches [ErrTimeout]. It is data: the
+// command that clears the lock, and when --force is right, are the
+// caller's to say (pa's are in cmd/pa).
 type TimeoutError struct {
-	// Lock is the lock's name in its FS.
+	// Lock is the lock's name in its FS, whole and unescaped.
 	Lock string
 	// Waited is how long the writer waited.
 	Waited time.Duration
@@ -39,66 +43,41 @@ type TimeoutError struct {
 	// Claim, when not nil, is another breaker's live claim that kept this
 	// writer from breaking a dead holder's lock at its last try (row R11).
 	Claim *ClaimOwner
-	// UnlockCommand is the command the message names to clear the lock
-	// ([Options.UnlockCommand]); "" reads as [DefaultUnlockCommand].
-	UnlockCommand string
 }
 
-// Error names the lock, its holder and the one command that clears it
-// (UnlockCommand, by default `pa dispatch unlock`).
+// Error names the lock, its holder and how long the writer waited (and the
+// claim's owner when one kept it from breaking a dead holder's lock):
+// `lock <lock> held by pid 1234 on host "h" (alive, ...): gave up after
+// 10s`. It names no command: what clears the lock is the caller's to say.
 func (e *TimeoutError) Error() string {
+	lead := e.Holder.shown().HeldBy(termsafe.Value(e.Lock))
 	if e.Claim != nil {
-		return fmt.Sprintf("lock %s: gave up after %s; %s is breaking it; %s",
-			e.Holder.HeldBy(DisplayValue(e.Lock)), FormatAge(e.Waited), e.Claim.describe(), forceHint(e.UnlockCommand))
+		return fmt.Sprintf("lock %s: gave up after %s; %s is breaking it", lead, display.Age(e.Waited), e.Claim.describe())
 	}
-	return fmt.Sprintf("lock %s: gave up after %s; %s",
-		e.Holder.HeldBy(DisplayValue(e.Lock)), FormatAge(e.Waited), clearHint(e.Holder, e.UnlockCommand))
+	return fmt.Sprintf("lock %s: gave up after %s", lead, display.Age(e.Waited))
 }
 
 // Is makes errors.Is(err, ErrTimeout) true.
 func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
 
-// clearHint names the command that clears a lock held by h, and when
-// --force is right.
-func clearHint(h Holder, cmd string) string {
-	if h.State == StateDead {
-		return "clear it with " + unlockCommand(cmd)
-	}
-	return forceHint(cmd)
-}
-
-// forceHint names cmd with --force and when to use it.
-func forceHint(cmd string) string {
-	return "clear it with " + unlockCommand(cmd) + " --force, only once the holder's process is gone or stuck, never while it still runs"
-}
-
-// unlockCommand is cmd, or [DefaultUnlockCommand] when cmd is "".
-func unlockCommand(cmd string) string {
-	if cmd == "" {
-		return DefaultUnlockCommand
-	}
-	return cmd
-}
-
 // RefusedError is returned by [Unlock] without force when the holder is not
 // provably dead (alive, on another host, a reused pid, or unreadable): the
-// lock is left byte for byte (spec: Unlock; row R20).
+// lock is left byte for byte (spec: Unlock; row R20). Like [TimeoutError]
+// it is data, and names no command.
 type RefusedError struct {
 	// Lock is the lock's name in the FS (the spawn-log's name + ".lock"),
-	// whole and unescaped (see [DisplayValue] before printing it).
+	// whole and unescaped (escape it before printing it).
 	Lock string
 	// Holder is the lock as Unlock was given it, judged not provably dead
 	// (its State is StateAlive, StateOtherHost or StateUnreadable).
 	Holder Holder
-	// UnlockCommand is the command the message names with --force
-	// ([Options.UnlockCommand]); "" reads as [DefaultUnlockCommand].
-	UnlockCommand string
 }
 
-// Error names the holder and --force with when to use it.
+// Error names the lock and its holder, and that it was not removed:
+// `lock <lock> held by pid 1234 ... : not removed, its holder is not
+// provably dead`.
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("lock %s: not removed; use %s --force only once the holder's process is gone or stuck, never while it still runs",
-		e.Holder.HeldBy(DisplayValue(e.Lock)), unlockCommand(e.UnlockCommand))
+	return fmt.Sprintf("lock %s: not removed, its holder is not provably dead", e.Holder.shown().HeldBy(termsafe.Value(e.Lock)))
 }
 
 // ClaimOwner is who owns a breaker's claim, as its name records: the host
@@ -110,13 +89,12 @@ type ClaimOwner struct {
 }
 
 // describe names the claim's owner and the claim's base name, escaped.
-func (c ClaimOwner) describe() string {
-	return fmt.Sprintf("pid %d (host %s, claim %s)", c.PID, c.HostHash, DisplayValue(path.Base(c.Claim)))
-}
+func (c ClaimOwner) describe() string { return display.Claim(c.PID, c.HostHash, c.Claim) }
 
 // BusyError is returned by [Unlock] without force when another breaker's
 // live claim stayed on the lock for the whole busy-wait (spec: Unlock;
-// row R11): nothing was removed.
+// row R11): nothing was removed. Like [TimeoutError] it is data, and names
+// no command.
 type BusyError struct {
 	// Lock is the lock's name in the FS, whole and unescaped.
 	Lock string
@@ -126,16 +104,13 @@ type BusyError struct {
 	// Claim is the other breaker's live claim, as last listed: its name
 	// and the owner (host hash and pid) its name records.
 	Claim ClaimOwner
-	// UnlockCommand is the command the message names
-	// ([Options.UnlockCommand]); "" reads as [DefaultUnlockCommand].
-	UnlockCommand string
 }
 
-// Error names the claim's owner.
+// Error names the lock, its holder and the claim's owner: `lock <lock>
+// held by pid 1234 ...: not removed, pid 4242 (host 0a1b2c3d, claim ...)
+// is breaking it`.
 func (e *BusyError) Error() string {
-	cmd := unlockCommand(e.UnlockCommand)
-	return fmt.Sprintf("lock %s: not removed, %s is breaking it; try %s again, or use %s --force only once that process is gone or stuck, never while it still runs",
-		e.Holder.HeldBy(DisplayValue(e.Lock)), e.Claim.describe(), cmd, cmd)
+	return fmt.Sprintf("lock %s: not removed, %s is breaking it", e.Holder.shown().HeldBy(termsafe.Value(e.Lock)), e.Claim.describe())
 }
 
 // NotSyncedError reports a write that landed (its rename is done) but whose
@@ -150,7 +125,7 @@ type NotSyncedError struct {
 
 // Error says that the write landed.
 func (e *NotSyncedError) Error() string {
-	return fmt.Sprintf("%s is written, but syncing its folder failed: %v", DisplayValue(e.Name), e.Err)
+	return fmt.Sprintf("%s is written, but syncing its folder failed: %v", termsafe.Value(e.Name), e.Err)
 }
 
 // Unwrap returns the sync's error.

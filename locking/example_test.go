@@ -37,10 +37,7 @@ func ExampleUpdate() {
 	}
 	for i := 0; i < 3; i++ {
 		if err := locking.Update(context.Background(), fsys, "counter", increment, locking.Options{}); err != nil {
-			var te *locking.TimeoutError
-			if errors.As(err, &te) {
-				fmt.Println("held by", te.Holder.Describe())
-			}
+			fmt.Println(err) // a *TimeoutError names the lock and its holder
 			return
 		}
 	}

@@ -240,7 +240,7 @@ func TestOddLockNamesAndUnlock(t *testing.T) {
 		if err != nil || held.State != locking.StateUnreadable || held.Mode&fs.ModeDir == 0 {
 			t.Fatalf("Inspect = %+v, %v; want an unreadable directory", held, err)
 		}
-		contains(t, held.Describe(), "a directory")
+		contains(t, locking.Describe(held), "a directory")
 		err = locking.Unlock(context.Background(), e.fsys, target, held, true, fast(nil))
 		if !errors.Is(err, locking.ErrNotALock) {
 			t.Fatalf("unlock --force of a directory: %v, want ErrNotALock", err)

@@ -1,11 +1,10 @@
 package locking
 
 import (
-	"fmt"
 	"io/fs"
 	"time"
 
-	"github.com/pa-toolkit/pa/internal/filekind"
+	"github.com/pa-toolkit/pa/internal/display"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -59,8 +58,8 @@ func (s State) String() string {
 type Holder struct {
 	// PID is the holder's pid; 0 when the lock is unreadable.
 	PID int
-	// Hostname is the hostname the lock records, whole and unescaped (see
-	// [DisplayValue] before printing it). Empty with HasHostname false for
+	// Hostname is the hostname the lock records, whole and unescaped
+	// (escape it before printing it). Empty with HasHostname false for
 	// the earlier shape that recorded none, judged as this host's.
 	Hostname string
 	// HasHostname reports whether the lock records a hostname at all
@@ -101,10 +100,13 @@ type Holder struct {
 	// exclusive kernel lock on it.
 	KernelLock bool
 
+	// OtherNamespace reports, for a holder judged alive (by its kernel
+	// lock), that the lock records a pid namespace of this host that is
+	// not the judge's: its pid is not this namespace's process of that
+	// number. Messages say "alive in another pid namespace of this host".
+	OtherNamespace bool
+
 	data []byte // the bytes read (at most maxLockBytes+1)
-	// otherNamespace: the holder is alive and the lock records a pid
-	// namespace that is not the judge's (its pid means nothing here).
-	otherNamespace bool
 }
 
 // EvidenceKernelLock is the Evidence of a holder judged alive because a
@@ -112,81 +114,18 @@ type Holder struct {
 // says (a stopped process holds it too).
 const EvidenceKernelLock = "holds the lock's kernel lock"
 
-// Describe returns the holder in one line for messages, every value read
-// from disk escaped and capped for display (spec: The lock file and the
-// names beside it): `pid 1234 on host "h" (alive, age 3s, acquiredAt
-// 2026-11-29T15:42:59.123Z)`, with the Evidence after the state when there
-// is one (`(alive: holds the lock's kernel lock, age 3s, ...)`), or, for a
-// lock that does not parse, `an empty lock (0 bytes, age 5s)` or `an
-// unreadable lock (12 bytes, not a JSON object with an integer pid, age
-// 5s)`. A holder alive in another pid namespace of this host, whose pid
-// is not this namespace's process of that number, is `(alive in another
-// pid namespace of this host: holds the lock's kernel lock, ...)`.
-func (h Holder) Describe() string {
-	if h.State == StateUnreadable {
-		if h.Mode != 0 {
-			return fmt.Sprintf("not a regular file (%s, age %s): not a lock", modeName(h.Mode), FormatAge(h.Age))
-		}
-		if h.Size == 0 {
-			return fmt.Sprintf("an empty lock (0 bytes, age %s)", FormatAge(h.Age))
-		}
-		unit := "bytes"
-		if h.Size == 1 {
-			unit = "byte"
-		}
-		return fmt.Sprintf("an unreadable lock (%d %s, not a JSON object with an integer pid, age %s)", h.Size, unit, FormatAge(h.Age))
-	}
-	host := "no hostname (this host)"
-	if h.HasHostname {
-		host = `host "` + CapForDisplay(h.Hostname) + `"`
-	}
-	acq := CapForDisplay(h.AcquiredAt)
-	if acq == "" {
-		acq = "unknown"
-	}
+// shown is h as internal/display words it in messages; internal/lockview
+// words a Holder for pa's lines the same way (a test pins the two).
+func (h Holder) shown() display.Holder {
 	state := h.State.String()
-	if h.State == StateAlive && h.otherNamespace {
+	if h.State == StateAlive && h.OtherNamespace {
 		state += " " + StateOtherNamespace.String()
 	}
-	if h.Evidence != "" {
-		state += ": " + h.Evidence
+	return display.Holder{
+		Unreadable: h.State == StateUnreadable, Mode: h.Mode, Size: h.Size,
+		PID: h.PID, Hostname: h.Hostname, HasHostname: h.HasHostname,
+		AcquiredAt: h.AcquiredAt, Age: h.Age, State: state, Evidence: h.Evidence,
 	}
-	return fmt.Sprintf("pid %d on %s (%s, age %s, acquiredAt %s)", h.PID, host, state, FormatAge(h.Age), acq)
-}
-
-// HeldBy returns lock and its holder as the lead of a message: `<lock> held
-// by pid 1234 on host "h" (...)`, or `<lock> is an empty lock (...)` for a
-// lock that does not parse. lock is shown as given: cap its parts for
-// display before.
-func (h Holder) HeldBy(lock string) string {
-	if h.State == StateUnreadable {
-		return lock + " is " + h.Describe()
-	}
-	return lock + " held by " + h.Describe()
-}
-
-// maxShownAge is the longest age FormatAge prints in full (about 11 years).
-const maxShownAge = 100000 * time.Hour
-
-// modeName names a file type for an operator.
-func modeName(m fs.FileMode) string {
-	if name, ok := filekind.Name(m); ok {
-		return name
-	}
-	return "a name that cannot be read"
-}
-
-// FormatAge prints an age for an operator: milliseconds below a second,
-// whole seconds above (3s, 1m5s, 26h0m0s), and "over 100000h" past that
-// (so a message stays bounded whatever the file time).
-func FormatAge(d time.Duration) string {
-	if d > maxShownAge {
-		return "over 100000h" // bounded: a file time centuries off
-	}
-	if d < time.Second {
-		return d.Round(time.Millisecond).String()
-	}
-	return d.Round(time.Second).String()
 }
 
 // judge reads a lock's bytes into a Holder: parse, then host, then the
@@ -217,8 +156,8 @@ func (e *env) judge(data []byte, size int64, fileTime time.Time, kernel func(vfs
 	if h.State == StateAlive && rec.id.PIDNamespace != 0 {
 		// Alive by its kernel lock, as liveness judges no other holder of
 		// another pid namespace alive: its pid is not the process of that
-		// number here, which Describe says.
-		h.otherNamespace = rec.id.PIDNamespace != e.selfIdentity().PIDNamespace
+		// number here, which messages say.
+		h.OtherNamespace = rec.id.PIDNamespace != e.selfIdentity().PIDNamespace
 	}
 	return h
 }

@@ -80,12 +80,6 @@ func (n names) claim(key, attempt string) string {
 }
 func (n names) claimPrefix(key string) string { return n.lock + ".claim-" + key + "-" }
 
-// TempName returns the temp file name a commit of name uses for one attempt:
-// name + ".tmp-<host>-<pid>-<attempt>".
-func TempName(name string, hostname string, pid int, attempt string) string {
-	return name + ".tmp-" + HostHash(hostname) + "-" + strconv.Itoa(pid) + "-" + attempt
-}
-
 // randomHex returns 2*n hex characters from r: 12 bytes give the spec's 24.
 func randomHex(r io.Reader, n int) (string, error) {
 	b := make([]byte, n)

@@ -20,10 +20,6 @@ const (
 	// DefaultPollInterval is the longest a waiting writer waits before it
 	// reads a held lock again (spec: Acquire step 3, "about 10 ms").
 	DefaultPollInterval = 10 * time.Millisecond
-
-	// DefaultUnlockCommand is the command the errors' messages name to
-	// clear a held lock when [Options.UnlockCommand] is empty.
-	DefaultUnlockCommand = "pa dispatch unlock"
 )
 
 // NoWait as [Options.Timeout] makes a writer fail at once when the lock is
@@ -71,15 +67,6 @@ type Options struct {
 	// never sets it.
 	OnStep func(Step)
 
-	// UnlockCommand is the command that clears a held lock, as the
-	// messages of [TimeoutError], [RefusedError] and [BusyError] name it
-	// (with " --force" where the holder is not provably dead); "" means
-	// DefaultUnlockCommand, the spec's `pa dispatch unlock` (spec: its
-	// opening, "the one command that clears it"). A program guarding a file of its own names
-	// its own tool's command here, the whole of it (flags that pick the
-	// lock included), so the line it prints can be pasted as it is.
-	UnlockCommand string
-
 	// AfterCommit, when set, is called by [Update] after the commit rename,
 	// with the lock still held (the spec's afterWrite: `pa dispatch` patches
 	// the board there through [Hold.WriteFenced]). Its error is returned by
@@ -97,17 +84,13 @@ type env struct {
 	busyWait    time.Duration
 	onStep      func(Step)
 	afterCommit func(h *Hold) error
-	unlockCmd   string
 }
 
 func (o Options) env() *env {
 	e := &env{
 		host: o.Host, now: o.Now, rand: o.Rand, timeout: o.Timeout,
 		poll: o.PollInterval, busyWait: o.UnlockBusyWait,
-		onStep: o.OnStep, afterCommit: o.AfterCommit, unlockCmd: o.UnlockCommand,
-	}
-	if e.unlockCmd == "" {
-		e.unlockCmd = DefaultUnlockCommand
+		onStep: o.OnStep, afterCommit: o.AfterCommit,
 	}
 	if e.host == nil {
 		e.host = OSHost()

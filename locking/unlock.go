@@ -6,13 +6,19 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
 // Inspect reads the lock that guards name and judges its holder, without
-// changing anything (it never writes, breaks or sweeps). When there is no
-// lock it returns an error matching fs.ErrNotExist. `pa dispatch unlock`
-// prints what it returns before it acts, and `pa board check` reports it.
+// changing anything (it never writes, breaks or sweeps). `pa dispatch
+// unlock` prints what it returns before it acts, and `pa board check`
+// reports it.
+//
+// Errors: one matching fs.ErrNotExist when there is no lock; a
+// *fs.PathError matching fs.ErrInvalid when name is not a valid path; the
+// FS's error (a *fs.PathError) when the lock cannot be read. A lock that
+// does not parse is no error: its Holder's State is StateUnreadable.
 func Inspect(fsys vfs.FS, name string, opts Options) (Holder, error) {
 	if err := checkName(name); err != nil {
 		return Holder{}, err
@@ -40,8 +46,13 @@ func Inspect(fsys vfs.FS, name string, opts Options) (Holder, error) {
 // judged: when the lock changed or is gone, it removes nothing and returns
 // ErrLockChanged. A directory under the lock name is never moved: Unlock
 // returns an error matching ErrNotALock. It sweeps nothing but the lock it
-// judged. Other errors are
-// the FS's, or ctx's.
+// judged.
+//
+// Errors: a *RefusedError or a *BusyError (data: the lock, its holder, the
+// claim; what clears the lock is the caller's to say), ErrLockChanged, an
+// error matching ErrNotALock, ctx's error, a *fs.PathError matching
+// fs.ErrInvalid when name is not a valid path, and the FS's errors (a
+// *fs.PathError or *os.LinkError).
 func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force bool, opts Options) error {
 	if err := checkName(name); err != nil {
 		return err
@@ -51,13 +62,13 @@ func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force 
 	if judged.Mode&fs.ModeDir != 0 {
 		// A directory is no lock of any writer: a rename would move it
 		// and its removal fail, leaving it under a broken name for good.
-		return fmt.Errorf("%w: %s is a directory; nothing removed, look at it and remove it by hand", ErrNotALock, DisplayValue(n.lock))
+		return fmt.Errorf("%w: %s is a directory; nothing removed, look at it and remove it by hand", ErrNotALock, termsafe.Value(n.lock))
 	}
 	mode := breakForce
 	if !force {
 		mode = breakUnlock
 		if judged.State != StateDead {
-			return &RefusedError{Lock: n.lock, Holder: judged, UnlockCommand: e.unlockCmd}
+			return &RefusedError{Lock: n.lock, Holder: judged}
 		}
 	}
 	busyUntil := time.Now().Add(e.busyWait)
@@ -74,7 +85,7 @@ func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force 
 			return ErrLockChanged
 		}
 		if !time.Now().Before(busyUntil) {
-			return &BusyError{Lock: n.lock, Holder: judged, Claim: out.busy, UnlockCommand: e.unlockCmd}
+			return &BusyError{Lock: n.lock, Holder: judged, Claim: out.busy}
 		}
 		if err := e.sleep(ctx, e.poll); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/display"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -17,15 +18,6 @@ import (
 // have side effects beyond its result. An error from it ends the Update with
 // nothing written.
 type UpdateFunc func(current []byte, exists bool) ([]byte, error)
-
-// PartsFunc is an [UpdateFunc] that gives the new content in parts, which
-// the commit writes one after the other (the file's content is their
-// concatenation; see [Hold.Commit]). A part may be a slice of current (a
-// splice of what was read, with no copy): current is read afresh for each
-// hold and never changed or reused by the lock. The same rules as for an
-// UpdateFunc hold: it may run more than once, each time on that hold's
-// read, and its error ends the update with nothing written.
-type PartsFunc func(current []byte, exists bool) ([][]byte, error)
 
 // Update runs the whole read-modify-write of the file name under its lock
 // (spec: The steps, Acquire then Hold and commit then Release; Guarantees):
@@ -44,29 +36,24 @@ type PartsFunc func(current []byte, exists bool) ([][]byte, error)
 // (the commit has landed then, and is never repeated); ctx's error; the FS's
 // errors.
 func Update(ctx context.Context, fsys vfs.FS, name string, fn UpdateFunc, opts Options) error {
-	return UpdateParts(ctx, fsys, name, func(current []byte, exists bool) ([][]byte, error) {
+	return updateParts(ctx, fsys, name, func(current []byte, exists bool) ([][]byte, func() error, error) {
 		next, err := fn(current, exists)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return [][]byte{next}, nil
-	}, opts)
-}
-
-// UpdateParts is [Update] with fn giving the new content in parts (a
-// [PartsFunc]): the same steps, OnStep calls, retry after a lost lock and
-// errors, the file read once per hold and the parts written into the
-// commit's temp file in order, none copied. It lets a change that keeps
-// most of a large file write it from slices of the bytes read.
-func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, opts Options) error {
-	return updateParts(ctx, fsys, name, func(current []byte, exists bool) ([][]byte, func() error, error) {
-		parts, err := fn(current, exists)
-		return parts, nil, err
+		return [][]byte{next}, nil, nil
 	}, opts, false)
 }
 
-// GatedFunc is a [PartsFunc] that also returns gate (nil: none), which the
-// commit calls once its temp file is written and synced (after
+// GatedFunc computes the new content of a file in parts, as an
+// [UpdateFunc] computes it whole, and also returns gate (nil: none). The
+// commit writes the parts one after the other (the file's content is their
+// concatenation; see [Hold.Commit]); a part may be a slice of current (a
+// splice of what was read, with no copy). The rules of an UpdateFunc hold:
+// it may run more than once, each time on that hold's read, and its error
+// ends the update with nothing written.
+//
+// The commit calls gate once its temp file is written and synced (after
 // commit:temp-written), right before the fence: an error from gate ends the
 // update as fn's would, with nothing committed and the temp file removed.
 // It lets a check that must pass before the commit lands, but that the
@@ -77,10 +64,11 @@ func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, op
 // itself).
 type GatedFunc func(current []byte, exists bool) (parts [][]byte, gate func() error, err error)
 
-// UpdateMapped is [UpdateParts] with fn a [GatedFunc] and the file read by
+// UpdateMapped is [Update] with fn a [GatedFunc], the parts written into
+// the commit's temp file in order, none copied, and the file read by
 // mapping it where the FS can ([vfs.MapFile]: osfs on Unix), which spares
 // a large file's copy and page faults (bench: Growth); elsewhere it is
-// read as UpdateParts reads it. current is then valid only until that
+// read as Update reads it. current is then valid only until that
 // hold's commit returns: fn and its gate must not keep it, nor any slice
 // of it, past its parts (a part may be one). A fault touching current,
 // because another process cut the file short in place meanwhile, ends the
@@ -88,12 +76,13 @@ type GatedFunc func(current []byte, exists bool) (parts [][]byte, gate func() er
 // when fn (or anything in the hold's goroutine) touched the lost pages, or
 // the write error of the commit's temp file when the kernel found them
 // gone (the temp file is removed). The same steps, retries and errors as
-// UpdateParts otherwise.
+// Update otherwise.
 func UpdateMapped(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, opts Options) error {
 	return updateParts(ctx, fsys, name, fn, opts, true)
 }
 
-// updateParts is UpdateParts, reading by a mapping when mapped.
+// updateParts is Update with fn giving the new content in parts (and a
+// gate), reading by a mapping when mapped.
 func updateParts(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, opts Options, mapped bool) error {
 	e := opts.env()
 	start := time.Now()
@@ -111,7 +100,7 @@ func updateParts(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, op
 		if errors.Is(err, ErrLockLost) {
 			_ = h.Release() // moves and puts back the lock that replaced ours
 			if !time.Now().Before(deadline) {
-				return fmt.Errorf("locking: %s: %w, and the %s timeout ran out before a fresh hold", name, ErrLockLost, FormatAge(e.timeout))
+				return fmt.Errorf("locking: %s: %w, and the %s timeout ran out before a fresh hold", name, ErrLockLost, display.Age(e.timeout))
 			}
 			if err := ctx.Err(); err != nil {
 				return err

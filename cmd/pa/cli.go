@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
@@ -182,7 +182,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		case osfs.IsEscape(err) && errors.As(err, &le):
 			msg = escaped(le.New)
 		default:
-			msg = locking.DisplayValue(err.Error())
+			msg = termsafe.Value(err.Error())
 		}
 		if envelope {
 			var lines []string
@@ -376,5 +376,5 @@ func oneLine(s string) string {
 // symbolic link to a folder outside, say): the estate is opened through
 // os.Root, which refuses it, so nothing outside is ever read or written.
 func escaped(name string) string {
-	return locking.DisplayValue(name) + " leads out of the estate (a symbolic link to outside it?): refused; pa reads and writes nothing outside the estate"
+	return termsafe.Value(name) + " leads out of the estate (a symbolic link to outside it?): refused; pa reads and writes nothing outside the estate"
 }

@@ -121,7 +121,7 @@ func agentFolder(fsys vfs.FS, agent string) error {
 		return nil
 	}
 	return fail(exitUsage, "%s cannot be read: it is %s, not an agent's folder; look at it and fix or move it by hand",
-		path.Join(estate.AgentsDir, locking.CapForDisplay(agent)), filekind.Any(fi.Mode()))
+		path.Join(estate.AgentsDir, termsafe.Cap(agent)), filekind.Any(fi.Mode()))
 }
 
 // noEstate is the usage error of a read-only command in a folder where

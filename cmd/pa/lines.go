@@ -2,18 +2,18 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"path"
 	"strings"
 	"time"
 
 	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/internal/display"
+	"github.com/pa-toolkit/pa/internal/lockview"
 	"github.com/pa-toolkit/pa/locking"
 )
 
 // The exit-2 lines of a lock. Each leads with the lock (the agent capped for
 // display) and the holder's pid, then its host, state, age and acquiredAt
-// (locking.Holder.Describe, every value read from disk escaped and capped),
+// (lockview.Describe, every value read from disk escaped and capped),
 // and names the one command that clears it with the whole agent name and,
 // outside the default estate, --home (spec: The lock file and the names
 // beside it; Unlock).
@@ -44,16 +44,21 @@ func (a advice) unlock(state locking.State) string {
 // held is the lock and its holder: `<lock> held by pid 1234 on host "h"
 // (alive, age 3s, acquiredAt ...)`, or for a lock that names no holder
 // `<lock> is an empty lock (0 bytes, age 3s)`.
-func (a advice) held(h locking.Holder) string { return h.HeldBy(a.lock()) }
+func (a advice) held(h locking.Holder) string { return lockview.HeldBy(a.lock(), h) }
 
 // holder is what unlock prints after the lock and ": ": `held by pid ...`,
 // or `an empty lock (0 bytes, age 3s)`.
 func holder(h locking.Holder) string {
 	if h.State == locking.StateUnreadable {
-		return h.Describe()
+		return lockview.Describe(h)
 	}
-	return "held by " + h.Describe()
+	return "held by " + lockview.Describe(h)
 }
+
+// forceOnlyWhen is the spec's sentence on when --force is right, as every
+// line of pa's that names --force says it (board's `pa board check` lines
+// say it too, in board.ForceWhen; a test pins the two the same).
+const forceOnlyWhen = "only once the holder's process is gone or stuck, never while it still runs"
 
 // clearWith names the command that clears a lock held by h and, for a
 // holder not provably dead, when --force is right.
@@ -65,7 +70,7 @@ func (a advice) clearWith(h locking.Holder) string {
 	if h.State == locking.StateDead {
 		return "clear it with " + cmd
 	}
-	return "clear it with " + cmd + ", " + board.ForceWhen
+	return "clear it with " + cmd + ", " + forceOnlyWhen
 }
 
 // then joins the lead of a line (a lock and its holder) to what follows as
@@ -90,7 +95,7 @@ func gaveUp(wait, waited time.Duration) string {
 	if wait == 0 {
 		return "gave up at once (--wait 0)"
 	}
-	return "gave up after " + locking.FormatAge(waited)
+	return "gave up after " + display.Age(waited)
 }
 
 // lockError turns an error of the lock that carries its holder (a
@@ -125,6 +130,4 @@ func (a advice) lockError(err error, wait time.Duration) error {
 
 // claimOwner names a breaker's claim: its pid, its host hash and the
 // claim's own name (escaped), without the folder.
-func claimOwner(c locking.ClaimOwner) string {
-	return fmt.Sprintf("pid %d (host %s, claim %s)", c.PID, c.HostHash, locking.DisplayValue(path.Base(c.Claim)))
-}
+func claimOwner(c locking.ClaimOwner) string { return lockview.Claim(c) }

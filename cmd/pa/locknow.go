@@ -19,7 +19,7 @@ import (
 // with the lock and its holder's pid, or says in that place that there is
 // none (every exit-2 line leads with the lock and the pid).
 type lockNow struct {
-	// lead is `<lock> held by pid ...` (locking.Holder.HeldBy), `<lock> is
+	// lead is `<lock> held by pid ...` (lockview.HeldBy), `<lock> is
 	// an empty lock (...)`, `<lock> (no holder)` when the lock name is free,
 	// or `<lock> (holder not read)` when it cannot be read.
 	lead string

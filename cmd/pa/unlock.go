@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"strconv"
 
-	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
@@ -35,7 +34,7 @@ unreadable lock) is refused and the lock is left byte for byte, unless
 printed, and for a holder that holds the lock's kernel lock, that it is alive
 for certain (a stopped process holds it too). --force is the operator's
 decision: pa cannot tell a holder that is stuck from one that is slow. Use it
-only once the holder's process is gone or stuck, never while it still runs: a
+` + forceOnlyWhen + `: a
 holder still running can then lose a record. A lock that changed since it was
 read is never removed.
 A symbolic link or a named pipe under the lock's name is a lock that does not
@@ -62,7 +61,7 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if c.Force && c.Agent == "" {
 		// --force removes a lock whatever its holder: one agent at a time,
 		// named by the operator, never every lock of the estate at once.
-		return fail(exitUsage, "--force needs --agent NAME (or PA_AGENT): it removes one agent's lock whatever its holder, so use it %s", board.ForceWhen)
+		return fail(exitUsage, "--force needs --agent NAME (or PA_AGENT): it removes one agent's lock whatever its holder, so use it %s", forceOnlyWhen)
 	}
 	if c.Agent != "" {
 		if err := checkAgent(c.Agent); err != nil {
@@ -198,7 +197,7 @@ func aliveForCertain(h locking.Holder) bool {
 func (a advice) changed(h locking.Holder, force bool) error {
 	again := "run " + a.unlock(unlockState(force)) + " again"
 	if force {
-		again += ", " + board.ForceWhen
+		again += ", " + forceOnlyWhen
 	}
 	return fail(exitProblem, "%s changed since it was read: nothing removed; %s", a.held(h), again)
 }

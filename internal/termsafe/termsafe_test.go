@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/internal/termsafe"
 )
@@ -54,5 +55,52 @@ func TestEscapeJSON(t *testing.T) {
 	}
 	if !strings.Contains(string(out), `\u202e`) || !strings.Contains(string(out), `\u007f`) || !strings.Contains(string(out), `\u0085`) {
 		t.Errorf("EscapeJSON = %q; want \\u202e, \\u007f and \\u0085 in it", out)
+	}
+}
+
+// A value read from disk is capped at 32 characters (29 and "..."), counted
+// after it is escaped and in characters, not bytes.
+func TestCap(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"short", "short"},
+		{strings.Repeat("a", 32), strings.Repeat("a", 32)},
+		{strings.Repeat("a", 33), strings.Repeat("a", 29) + "..."},
+		{strings.Repeat("é", 40), strings.Repeat("é", 29) + "..."},
+		{strings.Repeat("é", 32), strings.Repeat("é", 32)},
+		{"evil\x1b[2Jhost", `evil\x1b[2Jhost`},
+		{"n\nt\tz\x00d\x7fc\u0085", `n\nt\tz\x00d\x7fc\u0085`},
+		{"bad\xffutf8", `bad\xffutf8`},
+		{`back\slash`, `back\\slash`},
+	} {
+		if got := termsafe.Cap(c.in); got != c.want {
+			t.Errorf("Cap(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	long := strings.Repeat("\x1b", 255)
+	if got := termsafe.Cap(long); utf8.RuneCountInString(got) != 32 || strings.ContainsRune(got, 0x1b) {
+		t.Errorf("Cap of 255 ESC = %q, want 32 escaped characters", got)
+	}
+}
+
+// Value escapes what Escape escapes and more: every character that does
+// not print, backslashes and double quotes, once; other text is unchanged.
+func TestValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain host-1.example":  "plain host-1.example",
+		`C:\Users\a "b"`:        `C:\\Users\\a \"b\"`,
+		"a\x1b[31mb":            `a\x1b[31mb`,
+		"a\x7fb\u0085c":         `a\x7fb\u0085c`,
+		"x\u202ey\u2066z\u061c": `x\u202ey\u2066z\u061c`,
+		"bad\xff":               `bad\xff`,
+		"é 日本 \u200b\u00a0":     `é 日本 \u200b\u00a0`,
+	} {
+		if got := termsafe.Value(in); got != want {
+			t.Errorf("Value(%q) = %q; want %q", in, got, want)
+		}
+	}
+	for r := rune(0); r <= 0x206f; r++ {
+		if termsafe.Unsafe(r) && strings.IndexFunc(termsafe.Value(string(r)), termsafe.Unsafe) >= 0 {
+			t.Errorf("Value(%U) leaves it raw", r)
+		}
 	}
 }

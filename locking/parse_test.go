@@ -1,33 +1,8 @@
 package locking
 
 import (
-	"math"
-	"strings"
 	"testing"
-	"time"
-	"unicode/utf8"
 )
-
-func TestCapForDisplay(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"short", "short"},
-		{strings.Repeat("a", 32), strings.Repeat("a", 32)},
-		{strings.Repeat("a", 33), strings.Repeat("a", 29) + "..."},
-		{strings.Repeat("é", 40), strings.Repeat("é", 29) + "..."},
-		{"evil\x1b[2Jhost", `evil\x1b[2Jhost`},
-		{"n\nt\tz\x00d\x7fc\u0085", `n\nt\tz\x00d\x7fc\u0085`},
-		{"bad\xffutf8", `bad\xffutf8`},
-		{`back\slash`, `back\\slash`},
-	} {
-		if got := CapForDisplay(c.in); got != c.want {
-			t.Errorf("CapForDisplay(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-	long := strings.Repeat("\x1b", 255)
-	if got := CapForDisplay(long); utf8.RuneCountInString(got) != 32 || strings.ContainsRune(got, 0x1b) {
-		t.Errorf("CapForDisplay of 255 ESC = %q, want 32 escaped characters", got)
-	}
-}
 
 func TestParseRecord(t *testing.T) {
 	for _, c := range []struct {
@@ -93,42 +68,6 @@ func TestClassifyNames(t *testing.T) {
 		kind, o := n.classify(c.name)
 		if kind != c.kind || o.hostHash != c.host || o.pid != c.pid {
 			t.Errorf("classify(%q) = %v %+v, want %v host=%q pid=%d", c.name, kind, o, c.kind, c.host, c.pid)
-		}
-	}
-}
-
-// A value is escaped once: a hostname holding an escape sequence shows one
-// backslash in the holder's line, and a quote cannot end the quoted host.
-func TestDescribeEscapesOnce(t *testing.T) {
-	h := Holder{PID: 7, Hostname: "\x1b[31mred\"x\u202e", HasHostname: true, State: StateAlive, AcquiredAt: "t"}
-	got := h.Describe()
-	want := `pid 7 on host "\x1b[31mred\"x\u202e" (alive, age 0s, acquiredAt t)`
-	if got != want {
-		t.Fatalf("Describe() = %s\nwant         %s", got, want)
-	}
-}
-
-// acquiredAt is escaped like the host, and the cap counts characters, not
-// bytes.
-func TestDescribeEscapesAcquiredAtAndCountsRunes(t *testing.T) {
-	h := Holder{PID: 7, State: StateDead, AcquiredAt: "\x1b[2J"}
-	if got := h.Describe(); strings.ContainsRune(got, 0x1b) || !strings.Contains(got, `\x1b[2J`) {
-		t.Fatalf("Describe() = %q, want acquiredAt escaped", got)
-	}
-	if s := strings.Repeat("é", 32); CapForDisplay(s) != s {
-		t.Fatalf("CapForDisplay of 32 characters (64 bytes) = %q, want it whole", CapForDisplay(s))
-	}
-}
-
-func TestFormatAgeBounded(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		1500 * time.Microsecond:      "2ms",
-		1500 * time.Millisecond:      "2s",
-		26 * time.Hour:               "26h0m0s",
-		time.Duration(math.MaxInt64): "over 100000h",
-	} {
-		if got := FormatAge(d); got != want {
-			t.Errorf("FormatAge(%v) = %q, want %q", d, got, want)
 		}
 	}
 }
