@@ -171,7 +171,7 @@ var mutations = []mutation{
 	{"a place in the queue shares the folder's descriptor (and its lock)", "Join",
 		`unix.Openat(int(dfd), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)`,
 		`unix.Dup(int(dfd))`},
-	// The pending file a waiter keeps through its wait (locking/pending.go).
+	// The pending file a waiter keeps through its wait (internal/lockspec/pending.go).
 	{"keep the pending file through a break", "env.acquirePinned",
 		`_ = h.dropPending()
 			out, err := e.breakLock(`,

@@ -8,13 +8,13 @@ package locktest
 import (
 	"sync"
 
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 )
 
 // Machine is a fake host: a hostname, a boot id and a set of pids, each
 // alive or dead, each with a start time and a pid namespace. It is safe for
-// concurrent use. Spawn returns a locking.Host for one new pid of it, and
-// SpawnIn a locking.IdentityHost.
+// concurrent use. Spawn returns a lockspec.Host for one new pid of it, and
+// SpawnIn a lockspec.IdentityHost.
 type Machine struct {
 	name string
 
@@ -40,7 +40,7 @@ func NewMachine(hostname string) *Machine {
 }
 
 // Spawn starts a new live process on the machine and returns its host view.
-// It is a plain locking.Host, not a locking.IdentityHost: its locks are the
+// It is a plain lockspec.Host, not a lockspec.IdentityHost: its locks are the
 // spec's four fields, it takes no kernel locks and it judges every lock by
 // the pid alone. Its pid is of namespace 0 (as SpawnIn(0) sees it).
 func (m *Machine) Spawn() *Process {
@@ -92,13 +92,13 @@ func (m *Machine) isAlive(pid int) bool {
 	return m.alive[pid] // a pid never spawned is dead
 }
 
-// Process is one fake process of a Machine; it implements locking.Host.
+// Process is one fake process of a Machine; it implements lockspec.Host.
 type Process struct {
 	m   *Machine
 	pid int
 }
 
-var _ locking.Host = (*Process)(nil)
+var _ lockspec.Host = (*Process)(nil)
 
 // Hostname returns the machine's hostname.
 func (p *Process) Hostname() string { return p.m.name }

@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 )
 
 // IdentityProcess is one fake process of a Machine that knows identities:
-// it implements locking.IdentityHost. Its Self is the machine's boot id,
+// it implements lockspec.IdentityHost. Its Self is the machine's boot id,
 // its pid namespace and its start time; it sees only the pids of its own
 // namespace (Alive and StartTime of a pid of another namespace read as
 // gone, as a real process's kill(2) and /proc do where pid numbers are the
@@ -27,11 +27,11 @@ type IdentityProcess struct {
 	ns uint64
 }
 
-var _ locking.IdentityHost = (*IdentityProcess)(nil)
+var _ lockspec.IdentityHost = (*IdentityProcess)(nil)
 
 // SpawnIn starts a new live process on the machine in pid namespace ns (0:
 // a system without pid namespaces) and returns its host view, a
-// locking.IdentityHost. Pids are unique across the machine's namespaces.
+// lockspec.IdentityHost. Pids are unique across the machine's namespaces.
 func (m *Machine) SpawnIn(ns uint64) *IdentityProcess {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -50,11 +50,11 @@ func (p *IdentityProcess) Alive(pid int) bool {
 
 // Self returns the process's identity: the machine's boot id now, its pid
 // namespace and its start time.
-func (p *IdentityProcess) Self() locking.Identity {
+func (p *IdentityProcess) Self() lockspec.Identity {
 	m := p.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return locking.Identity{Boot: m.boot, PIDNamespace: p.ns, StartTime: m.start[p.pid]}
+	return lockspec.Identity{Boot: m.boot, PIDNamespace: p.ns, StartTime: m.start[p.pid]}
 }
 
 // StartTime returns the start time of pid when it is a live process of p's

@@ -3,7 +3,7 @@ package locktest_test
 import (
 	"testing"
 
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
 
@@ -11,11 +11,11 @@ import (
 // four-field lock); SpawnIn's know identities.
 func TestOnlySpawnInIsAnIdentityHost(t *testing.T) {
 	m := locktest.NewMachine("host-a")
-	if _, ok := any(m.Spawn()).(locking.IdentityHost); ok {
-		t.Error("Spawn's process is a locking.IdentityHost: every test host would take real kernel locks")
+	if _, ok := any(m.Spawn()).(lockspec.IdentityHost); ok {
+		t.Error("Spawn's process is a lockspec.IdentityHost: every test host would take real kernel locks")
 	}
-	if _, ok := any(m.SpawnIn(7)).(locking.IdentityHost); !ok {
-		t.Error("SpawnIn's process is not a locking.IdentityHost")
+	if _, ok := any(m.SpawnIn(7)).(lockspec.IdentityHost); !ok {
+		t.Error("SpawnIn's process is not a lockspec.IdentityHost")
 	}
 }
 

@@ -1,0 +1,232 @@
+package lockspec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// Hold is one hold of a lock, from [Acquire] to [Hold.Release]. It is not
+// safe for concurrent use.
+type Hold struct {
+	fsys    vfs.FS
+	e       *env
+	n       names
+	token   string
+	content []byte   // the lock's bytes as published
+	record  recordAt // the lock's bytes but acquiredAt (recordFor)
+	// recordClaim and recordKey are the kernel-lock claim record was made
+	// with.
+	recordClaim bool
+	recordKey   vfs.FileKey
+	// kernel holds the kernel lock of the lock's file for the whole hold
+	// (kernel.go); nil where the volume has none.
+	kernel    vfs.File
+	cls       class
+	released  bool
+	unpin     func() error // lets go of the folder the hold keeps open
+	pending   *pendingFile // the acquire's pending file, while it is kept
+	noInPlace bool         // the pending file's FS cannot rewrite it in place
+}
+
+// Token returns the hold's 24-hex token, the one the fence checks.
+func (h *Hold) Token() string { return h.token }
+
+// Lock returns the lock's name in its FS.
+func (h *Hold) Lock() string { return h.n.lock }
+
+// HardLinks reports whether this hold published its lock by link() (true)
+// or, on a volume that refused link(), by an exclusive create (false).
+func (h *Hold) HardLinks() bool { return h.cls == classLinks }
+
+// Fence re-reads the lock and checks that it still carries this hold's token
+// (spec: Guarantees, 1). It returns nil when it does, ErrLockLost when the
+// lock is gone or carries another token, and the FS's error when the lock
+// cannot be read (then the hold cannot tell, and must not commit).
+func (h *Hold) Fence() error {
+	lf, err := readLockBytes(h.fsys, h.n.lock)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ErrLockLost
+	}
+	if err != nil {
+		return fmt.Errorf("locking: fence: %w", err)
+	}
+	if lf.irregular == nil && bytes.Equal(lf.data, h.content) {
+		return nil // the very bytes this hold published: its token
+	}
+	cur := h.e.judge(lf.data, lf.size, lf.fileTime, nil)
+	if lf.irregular != nil || cur.State == StateUnreadable || cur.Token != h.token {
+		return ErrLockLost
+	}
+	return nil
+}
+
+// Commit writes data to the guarded file under this hold (spec: The steps,
+// Hold and commit): the temp file name.tmp-<host>-<pid>-<attempt>, synced
+// (commit:temp-written), the fence (commit:fenced), the rename over the file
+// (commit:renamed), then a sync of the folder where the FS allows. data is
+// the new content in parts, written one after the other into the temp file
+// (the file's content is their concatenation; none is copied, so a part may
+// be a slice of what was read; no part: an empty file). It returns
+// ErrLockLost, with nothing committed and the temp file removed, when the
+// fence refuses, and a *NotSyncedError when the rename landed but the folder
+// sync failed (the data is in the file: never commit it again). When a
+// part's write fails, nothing is committed and the temp file is removed.
+func (h *Hold) Commit(data ...[]byte) error {
+	return h.writeFenced(h.n.target, data, true, nil)
+}
+
+// WriteFenced writes data to another file, name, while this hold is kept:
+// its own temp file beside it (name.tmp-<host>-<pid>-<attempt>, synced), the
+// same fence before its rename, then a sync of its folder (spec: Hold and
+// commit, the board write). data is the content in parts, as for
+// [Hold.Commit]. It returns ErrLockLost, writing nothing, when the fence
+// refuses, and a *NotSyncedError when the rename landed but the folder sync
+// failed. No step is reported and the sweep never touches its temp files.
+func (h *Hold) WriteFenced(name string, data ...[]byte) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	return h.writeFenced(name, data, false, nil)
+}
+
+// writeFenced is the temp file, the fence and the rename of Commit and
+// WriteFenced, the parts written in order. gate, when not nil, is called
+// once the temp file is written and synced, before the fence: its error
+// ends the write with the temp file removed and nothing renamed.
+func (h *Hold) writeFenced(name string, parts [][]byte, steps bool, gate func() error) error {
+	if h.released {
+		return fmt.Errorf("locking: write of %s after release: %w", name, ErrLockLost)
+	}
+	step := func(s Step) {
+		if steps {
+			h.e.step(s)
+		}
+	}
+	// The temp file is held with its kernel lock until the rename has put
+	// it in place (kernel.go).
+	tmp, f, k, _, err := h.e.createHeld(h.fsys, func() (string, error) {
+		attempt, err := h.e.newAttempt()
+		return name + ".tmp-" + h.n.owned(attempt), err
+	})
+	if err != nil {
+		return err
+	}
+	drop := func() {
+		closeKernel(k)
+		_ = h.fsys.Remove(tmp)
+	}
+	if err := writeParts(f, parts); err != nil {
+		drop()
+		return err
+	}
+	step(StepCommitTempWritten)
+	if gate != nil {
+		if err := gate(); err != nil {
+			drop()
+			return err
+		}
+	}
+	if err := h.Fence(); err != nil {
+		drop()
+		return err
+	}
+	step(StepCommitFenced)
+	err = h.fsys.Rename(tmp, name)
+	closeKernel(k)
+	if err != nil {
+		_ = h.fsys.Remove(tmp)
+		return err
+	}
+	step(StepCommitRenamed)
+	if err := vfs.SyncDir(h.fsys, path.Dir(name)); err != nil {
+		return &NotSyncedError{Name: name, Err: err} // landed: never repeat it
+	}
+	return nil
+}
+
+// Release ends the hold (spec: The steps, Release): it renames the lock to
+// this attempt's own broken name and checks the moved bytes; its own are
+// removed, anyone else's are put back by exclusive create. A release never
+// unlinks the lock name. It returns nil when the hold's own lock was
+// released, ErrLockLost when the lock was gone or was another (put back, or
+// dropped when the name was taken meanwhile), and the FS's error otherwise.
+// It closes the lock's folder, which the hold keeps open from Acquire on
+// where the FS can ([vfs.PinDir]). A second call returns nil.
+func (h *Hold) Release() error {
+	if h.released {
+		return nil
+	}
+	h.released = true
+	if h.unpin != nil {
+		defer h.unpin()
+	}
+	defer h.dropKernel()
+	e, fsys, n := h.e, h.fsys, h.n
+	attempt, err := e.newAttempt()
+	if err != nil {
+		return err
+	}
+	moved := n.broken(attempt)
+	if err := fsys.Rename(n.lock, moved); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return ErrLockLost
+		}
+		return err
+	}
+	e.step(StepReleaseRenamed)
+	own, err := e.movedIs(fsys, moved, func(m Holder) bool { return bytes.Equal(m.data, h.content) })
+	// The lock's file is no longer under the lock's name: its kernel lock
+	// goes now, before the moved name is removed (FUSE).
+	h.dropKernel()
+	if err != nil {
+		return err
+	}
+	if own {
+		if err := fsys.Remove(moved); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		e.step(StepReleaseRemoved)
+		return nil
+	}
+	e.step(StepReleaseMismatch)
+	if err := e.putBack(fsys, n, &h.cls, moved, StepReleasePutBackOpened, StepReleasePutBack); err != nil {
+		return err
+	}
+	return ErrLockLost
+}
+
+// dropKernel lets go of the kernel lock of the hold's lock, if it holds
+// one.
+func (h *Hold) dropKernel() {
+	if h.kernel != nil {
+		h.kernel.Close()
+		h.kernel = nil
+	}
+}
+
+// writeParts writes parts in order to f, syncs and closes it: the temp
+// file of a commit (vfs.WritePartsExclusive's steps, on a file already
+// made). f is closed whatever happens.
+func writeParts(f vfs.File, parts [][]byte) error {
+	var err error
+	for _, p := range parts {
+		if len(p) == 0 {
+			continue
+		}
+		if _, err = f.Write(p); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,85 @@
+package lockspec
+
+import (
+	"path"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// sweep removes every name beside the lock, in the current and the earlier
+// shapes, whose recorded owner is on this host and provably dead (spec: The
+// steps, Sweep; rows R25, R26, R31, R50): its pid gone as this process sees
+// it, and, where this process takes kernel locks, the name's kernel lock
+// free, tried and held through the removal (removeLeftover), so that a live
+// owner of another pid namespace keeps its names. Nothing is swept by age; a leftover of
+// a live owner, of another host or with an owner that cannot be read is
+// left alone. The sweep never fails an acquire: a name it cannot list or
+// remove stays for the next one. It lists only the names that begin like
+// one beside the lock (vfs.ReadDirPrefix: no sort, no stat, and on osfs no
+// allocation for any other name), so unrelated files in the folder cost
+// little.
+func (e *env) sweep(fsys vfs.FS, n names) {
+	entries, err := vfs.ReadDirPrefix(fsys, n.dir, n.swept)
+	if err != nil {
+		return
+	}
+	for _, de := range entries {
+		if de.IsDir() {
+			continue
+		}
+		kind, o := n.classify(de.Name())
+		if kind == notOurs {
+			continue
+		}
+		name := path.Join(n.dir, de.Name())
+		switch kind {
+		case ownerInClaim:
+			if !e.readClaimOwner(fsys, name, &o) {
+				continue // the owner cannot be read: left alone
+			}
+		}
+		if !e.ownerDead(o, n) {
+			if kind == ownerInName && o.hostHash == n.host {
+				// This host's, and its pid answers here, which may be another
+				// process's (a reused pid, another namespace's): the
+				// name's kernel lock, where its content names it, decides.
+				e.removeFreed(fsys, n, name)
+			}
+			continue
+		}
+		if kind == ownerInClaim {
+			e.step(StepSweepJudged)
+			_ = fsys.Remove(name)
+			continue
+		}
+		e.removeLeftover(fsys, n, name, StepSweepJudged)
+	}
+}
+
+// readClaimOwner reads the owner of an earlier-shape claim from its content:
+// the pid, and the hostname when it records one.
+func (e *env) readClaimOwner(fsys vfs.FS, name string, o *owner) bool {
+	data, _, err := vfs.ReadFile(fsys, name, maxLockBytes)
+	if err != nil {
+		return false
+	}
+	rec, ok := parseRecord(data)
+	if !ok {
+		return false
+	}
+	o.pid, o.hostname, o.hasHostname = rec.pid, rec.hostname, rec.hasHostname
+	return true
+}
+
+// ownerDead reports whether a leftover's owner is on this host (or records
+// no host) and its pid is provably dead. Another host's pid is never asked
+// about.
+func (e *env) ownerDead(o owner, n names) bool {
+	switch {
+	case o.fromContent && o.hasHostname && o.hostname != e.host.Hostname():
+		return false
+	case !o.fromContent && o.hostHash != "" && o.hostHash != n.host:
+		return false
+	}
+	return !e.host.Alive(o.pid)
+}

@@ -1,0 +1,69 @@
+package lockspec_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/pa-toolkit/pa/internal/lockspec"
+	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// The sweep lists only the names that begin like one beside the lock: among
+// many unrelated files, and files whose names only look alike, it removes
+// the dead owner's leftovers of every shape and touches nothing else, with
+// the listing by prefix and without it.
+func TestSweepAmongUnrelatedNames(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		wrap func(vfs.FS) vfs.FS
+	}{
+		{"by prefix", func(f vfs.FS) vfs.FS { return f }},
+		{"by ReadDir", func(f vfs.FS) vfs.FS { return plainFS{f} }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			eachClass(t, func(t *testing.T, e *estate) {
+				m := locktest.NewMachine("host-a")
+				dead := m.Spawn()
+				dead.Kill()
+				host := lockspec.HostHash("host-a")
+				owned := fmt.Sprintf("%s-%d-%s", host, dead.PID(), "0123456789abcdef01234567")
+				leftovers := []string{
+					"log.json.lock.pending-" + owned,
+					"log.json.lock.broken-" + owned,
+					"log.json.lock.claim-0123456789abcdef-" + owned,
+					"log.json.tmp-" + owned,
+					fmt.Sprintf("log.json.lock.broken-%d-abcdef", dead.PID()),
+					fmt.Sprintf("log.json.tmp-%d-abcdef", dead.PID()),
+				}
+				unrelated := []string{
+					"log.json.lockfile-" + owned, "log.json.tmpx-" + owned, "log.jsonl.lock.pending-" + owned,
+					"other.json.lock.pending-" + owned, "log.json.bak",
+				}
+				for i := range 500 {
+					unrelated = append(unrelated, fmt.Sprintf("unrelated-%04d.dat", i))
+				}
+				for _, n := range append(slices.Clone(leftovers), unrelated...) {
+					e.writeRaw(t, "d/"+n, nil)
+				}
+				h, err := lockspec.Acquire(context.Background(), c.wrap(e.fsys), target, fast(m.Spawn()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				h.Release()
+				for _, n := range leftovers {
+					if e.exists("d/" + n) {
+						t.Errorf("the dead owner's %s was not swept", n)
+					}
+				}
+				for _, n := range unrelated {
+					if !e.exists("d/" + n) {
+						t.Errorf("the sweep removed %s, which is not beside the lock", n)
+					}
+				}
+			})
+		})
+	}
+}

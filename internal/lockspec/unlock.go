@@ -1,0 +1,60 @@
+package lockspec
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/pa-toolkit/pa/internal/termsafe"
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// Inspect is locking.Inspect: the lock read and judged, nothing changed.
+func Inspect(fsys vfs.FS, name string, opts Options) (Holder, error) {
+	if err := checkName(name); err != nil {
+		return Holder{}, err
+	}
+	return opts.env().readLock(fsys, LockName(name))
+}
+
+// Unlock is locking.Unlock (spec: Unlock; rows R18-R21, R49).
+func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force bool, opts Options) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	e := opts.env()
+	n := e.names(name)
+	if judged.Mode&fs.ModeDir != 0 {
+		// A directory is no lock of any writer: a rename would move it
+		// and its removal fail, leaving it under a broken name for good.
+		return fmt.Errorf("%w: %s is a directory; nothing removed, look at it and remove it by hand", ErrNotALock, termsafe.Value(n.lock))
+	}
+	mode := breakForce
+	if !force {
+		mode = breakUnlock
+		if judged.State != StateDead {
+			return &RefusedError{Lock: n.lock, Holder: judged}
+		}
+	}
+	busyUntil := time.Now().Add(e.busyWait)
+	cls := classUnknown
+	for {
+		out, err := e.breakLock(fsys, n, &cls, judged, mode)
+		if err != nil {
+			return err
+		}
+		switch out.result {
+		case breakDone:
+			return nil
+		case breakChanged, breakGone:
+			return ErrLockChanged
+		}
+		if !time.Now().Before(busyUntil) {
+			return &BusyError{Lock: n.lock, Holder: judged, Claim: out.busy}
+		}
+		if err := e.sleep(ctx, e.poll); err != nil {
+			return err
+		}
+	}
+}
