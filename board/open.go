@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"time"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/jsondoc"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
@@ -112,39 +112,13 @@ func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts lo
 // it returns the function that gives the new board, in parts, with an item
 // added for that dispatch (none when it is on the board already), or a
 // *CorruptError when the board does not parse. A missing board is empty.
-// The board is mapped where the FS can (vfs.MapFile), a fault reading the
-// mapping an error (vfs.GuardMapped): the parts may be slices of it, valid
-// until release is called (release is never nil, also on an error).
+// The board is mapped where the FS can (jsondoc.ReadForEdit): the parts may
+// be slices of it, valid until release is called (release is never nil,
+// also on an error).
 func readForAdd(fsys vfs.FS, name string, id int) (add func(Item) [][]byte, release func(), err error) {
-	data, release, _, err := vfs.MapFile(fsys, name)
-	s, fast := scanned{}, true
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		data = nil
-	case err != nil:
-		return nil, release, err
-	default:
-		err = vfs.GuardMapped(name, data, func() error {
-			s, fast = scan(data, false, id)
-			return nil
-		})
-		if err != nil {
-			return nil, release, err
-		}
-	}
-	if fast && !s.found {
-		return func(it Item) [][]byte { return splice(data, s, it) }, release, nil
-	}
-	var b Board
-	err = vfs.GuardMapped(name, data, func() (err error) {
-		b, err = parseExact(name, data) // copies what it keeps: nothing of data outlives release
-		return err
-	})
+	ed, release, err := jsondoc.ReadForEdit(format, fsys, name, id)
 	if err != nil {
 		return nil, release, err
 	}
-	return func(it Item) [][]byte {
-		b.add(it)
-		return [][]byte{b.encode()}
-	}, release, nil
+	return func(it Item) [][]byte { return ed.Append(it, 0, encodeDoc) }, release, nil
 }

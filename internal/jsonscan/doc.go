@@ -1,5 +1,5 @@
 // Package jsonscan is a hand-written reader of JSON documents of a known
-// shape, for the fast paths of the spawn-log and the board (bench:
+// shape, for the fast path of internal/jsondoc, the spawn-log's and the board's document (bench:
 // Growth): it walks the bytes in place, allocating nothing, and answers
 // only "this is the shape, with these values" or "not sure".
 //

@@ -1,6 +1,7 @@
 package spawnlog
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -67,4 +68,42 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) = %+v, whose encoding parses as %+v, %v", data, log, again, err)
 		}
 	})
+}
+
+// TestAppendIsEncode: the splice of an append onto a spawn-log encode
+// wrote (jsondoc's fast path) is byte for byte what encode writes for the
+// log with the record appended, and the old records are a slice of the
+// bytes read, in place.
+func TestAppendIsEncode(t *testing.T) {
+	recs := []Record{
+		{Agent: "demo", Title: "first", OpenedAt: "2026-11-29T15:42:59.123Z", PID: 42, Hostname: "box"},
+		{Agent: "demo", Title: "<b>fish & chips</b>", OpenedAt: "2026-11-29T15:43:00.000Z", PID: 43, Hostname: "box"},
+		{Agent: "é", Title: "line\nbreak \"quoted\" \\ \u2028 \x01 \u00e9 \U0001F600", PID: -1, Hostname: "\u2029\x7f"},
+	}
+	var data []byte
+	exists := false
+	for i, r := range recs {
+		rec := r
+		parts, err := appendParts("s", data, exists, &rec)
+		if err != nil || rec.ID != i+1 {
+			t.Fatalf("append %d: id %d, %v", i, rec.ID, err)
+		}
+		want := Log{NextID: 1}
+		for _, r := range recs[:i+1] {
+			raw, err := json.Marshal(Record{ID: want.NextID, Agent: r.Agent, Title: r.Title, OpenedAt: r.OpenedAt, PID: r.PID, Hostname: r.Hostname})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want.raw = append(want.raw, raw)
+			want.NextID++
+		}
+		got := bytes.Join(parts, nil)
+		if !bytes.Equal(got, want.encode()) {
+			t.Fatalf("append %d: the splice writes\n%s\nencode writes\n%s", i, got, want.encode())
+		}
+		if i > 0 && (len(parts) != 3 || &parts[1][0] != &data[bytes.IndexByte(data, '[')+6]) {
+			t.Errorf("append %d: the old records are not the bytes read, in place", i)
+		}
+		data, exists = got, true
+	}
 }
