@@ -69,7 +69,7 @@ func Append(ctx context.Context, fsys vfs.FS, agent, title string, then AfterApp
 // then does for Append. It is how `pa dispatch open` reads and checks the
 // board once per hold, while the spawn-log's temp file is written and
 // before its fence and rename, and writes the board from that one read
-// (board.OpenDispatch). Errors: Append's, and prepare's (nothing
+// (dispatch.Open). Errors: Append's, and prepare's (nothing
 // committed).
 func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepare Prepare, opts locking.Options) (Record, error) {
 	if err := estate.ValidateAgent(agent); err != nil {

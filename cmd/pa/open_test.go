@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
@@ -35,7 +35,7 @@ func TestOpenErrorLines(t *testing.T) {
 		{"/tmp/X", "pa --home /tmp/X", "-a b", "agents/-a b/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent='-a b' names it"},
 	} {
 		a := advice{pa: tc.pa, home: tc.home, agent: tc.agent}
-		lost := &board.NotOnBoardError{Agent: tc.agent, DispatchID: 7, Err: locking.ErrLockLost}
+		lost := &dispatch.NotOnBoardError{Agent: tc.agent, DispatchID: 7, Err: locking.ErrLockLost}
 		err := openError(e.FS, a, time.Second, spawnlog.Record{ID: 2}, lost, locking.Options{})
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.code != exitProblem || ee.msg != tc.want {
@@ -44,13 +44,13 @@ func TestOpenErrorLines(t *testing.T) {
 	}
 	// A board write that failed after the commit for another reason (an
 	// FS error): exit 2, the id and the reason, escaped.
-	failed := &board.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: fmt.Errorf("rename agents/demo/board/board.json.tmp-x: %w \x1b[2J", syscall.EIO)}
+	failed := &dispatch.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: fmt.Errorf("rename agents/demo/board/board.json.tmp-x: %w \x1b[2J", syscall.EIO)}
 	err := openError(e.FS, advice{pa: "pa", agent: "demo"}, time.Second, spawnlog.Record{ID: 7}, failed, locking.Options{})
 	var ee *exitError
 	if want := `agents/demo/spawn-log.json.lock (no holder): dispatch 7 is in agents/demo/spawn-log.json but not on the board: rename agents/demo/board/board.json.tmp-x: input/output error \x1b[2J; pa board check --agent demo names it`; !errors.As(err, &ee) || ee.code != exitProblem || ee.msg != want {
 		t.Errorf("a failed board write: %v; want exit 2 and\n%q", err, want)
 	}
-	if got := board.Program("/tmp/X"); got != "pa --home /tmp/X" {
+	if got := dispatch.Program("/tmp/X"); got != "pa --home /tmp/X" {
 		t.Errorf("Program = %q; want pa --home /tmp/X", got)
 	}
 
@@ -79,7 +79,7 @@ func TestOpenInterruptedWhileWaiting(t *testing.T) {
 	var stdout, stderr strings.Builder
 	code := run(ctx, []string{"--home", home, "dispatch", "open", "--agent", "demo", "--wait", "1m"}, &stdout, &stderr)
 	lead := fmt.Sprintf("pa: agents/demo/spawn-log.json.lock held by pid %d on host ", live)
-	tail := "): interrupted while waiting for it: nothing written; clear it with " + board.Program(home) + " dispatch unlock --force --agent demo, " + forceWhen + "\n"
+	tail := "): interrupted while waiting for it: nothing written; clear it with " + dispatch.Program(home) + " dispatch unlock --force --agent demo, " + forceWhen + "\n"
 	if got := stderr.String(); code != exitProblem || !strings.HasPrefix(got, lead) || !strings.HasSuffix(got, tail) ||
 		strings.Count(got, "\n") != 1 || stdout.String() != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line %s...%s", code, stdout.String(), got, lead, tail)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package board_test
+package dispatch_test
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
@@ -40,8 +40,8 @@ func TestCheckReportsALockNameThatIsNoFile(t *testing.T) {
 			if err := k.make(filepath.Join(e.Dir, filepath.FromSlash(lock))); err != nil {
 				t.Fatal(err)
 			}
-			p, err := board.Check(e.FS, "demo", board.CheckOptions{})
-			if err != nil || len(p) != 2 || p[0].Kind != board.KindUnreadable || p[0].Path != lock || p[1].Kind != board.KindNotOnBoard {
+			p, err := dispatch.Check(e.FS, "demo", dispatch.CheckOptions{})
+			if err != nil || len(p) != 2 || p[0].Kind != dispatch.KindUnreadable || p[0].Path != lock || p[1].Kind != dispatch.KindNotOnBoard {
 				t.Fatalf("%s: Check = %+v, %v; want the lock unreadable at once, then dispatch 1 not on the board", k.name, p, err)
 			}
 			want := lock + " cannot be read: it is " + k.what + ", not a lock" + k.todo

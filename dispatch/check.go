@@ -1,4 +1,4 @@
-package board
+package dispatch
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/filekind"
 	"github.com/pa-toolkit/pa/internal/termsafe"
@@ -181,7 +182,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	if err != nil {
 		return corrupt(fsys, problems, agent, err)
 	}
-	b, err := Read(fsys, agent)
+	b, err := board.Read(fsys, agent)
 	if err != nil {
 		return corrupt(fsys, problems, agent, err)
 	}
@@ -198,7 +199,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 		grace = DefaultInFlightGrace
 	}
 	waitInFlight(fsys, logName, opts.Lock, grace)
-	if b, err = Read(fsys, agent); err != nil {
+	if b, err = board.Read(fsys, agent); err != nil {
 		return corrupt(fsys, problems, agent, err)
 	}
 	for _, r := range notOnBoard(missing, b) {
@@ -208,7 +209,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 }
 
 // notOnBoard returns the records whose dispatch is not on b, in order.
-func notOnBoard(records []spawnlog.Record, b Board) []spawnlog.Record {
+func notOnBoard(records []spawnlog.Record, b board.Board) []spawnlog.Record {
 	// One set of the board's ids, so the check is linear in the records
 	// and items, not their product.
 	onBoard := make(map[int]struct{}, len(b.Items))
@@ -229,7 +230,7 @@ func notOnBoard(records []spawnlog.Record, b Board) []spawnlog.Record {
 // returns any other error.
 func corrupt(fsys vfs.FS, problems []Problem, agent string, err error) ([]Problem, error) {
 	var sc *spawnlog.CorruptError
-	var bc *CorruptError
+	var bc *board.CorruptError
 	switch {
 	case errors.As(err, &sc):
 		return append(problems, Problem{Kind: KindCorrupt, Agent: agent, Path: sc.Path, Err: sc.Reason()}), nil

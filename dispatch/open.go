@@ -1,4 +1,4 @@
-package board
+package dispatch
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
-	"github.com/pa-toolkit/pa/internal/jsondoc"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
@@ -40,7 +40,7 @@ func (e *NotOnBoardError) Error() string {
 // Unwrap returns why the board was not written.
 func (e *NotOnBoardError) Unwrap() error { return e.Err }
 
-// OpenDispatch is `pa dispatch open`: it appends a record for agent to its
+// Open is `pa dispatch open`: it appends a record for agent to its
 // spawn-log under the spawn-log lock ([spawnlog.AppendPrepared]), then, with
 // that lock still held, puts the dispatch on the agent's board with
 // [locking.Hold.WriteFenced]: the board's own temp file in the board folder,
@@ -57,13 +57,13 @@ func (e *NotOnBoardError) Unwrap() error { return e.Err }
 // reads the board again in the next.
 //
 // Errors: an *estate.AgentError or spawnlog.ErrTitleNotUTF8 (nothing
-// touched); a *CorruptError for the board or a *spawnlog.CorruptError (nothing written); the lock's errors
+// touched); a *board.CorruptError for the board or a *spawnlog.CorruptError (nothing written); the lock's errors
 // ([spawnlog.Append]); and, once the record has landed, a
 // *locking.NotSyncedError (a folder sync failed after the spawn-log's or
 // the board's rename: both writes landed) or a *NotOnBoardError naming its
 // id, returned together with the record (it matches locking.ErrLockLost
 // when the lock was lost before the board's rename: row R24).
-func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts locking.Options) (spawnlog.Record, error) {
+func Open(ctx context.Context, fsys vfs.FS, agent, title string, opts locking.Options) (spawnlog.Record, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return spawnlog.Record{}, err
 	}
@@ -82,7 +82,7 @@ func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts lo
 		}
 	}()
 	prepare := func(rec spawnlog.Record) (spawnlog.AfterAppend, error) {
-		add, release, err := readForAdd(fsys, name, rec.ID)
+		add, release, err := board.ReadForAdd(fsys, agent, rec.ID)
 		releases = append(releases, release)
 		if err != nil {
 			return nil, err // checked before the spawn-log commit's fence: nothing is committed
@@ -92,7 +92,7 @@ func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts lo
 			// that fails before its commit leaves no board folder behind.
 			err := vfs.MkdirAll(fsys, estate.BoardDir(agent), 0o755)
 			if err == nil {
-				it := Item{DispatchID: rec.ID, Title: rec.Title, AddedAt: now().UTC().Format("2006-01-02T15:04:05.000Z")}
+				it := board.Item{DispatchID: rec.ID, Title: rec.Title, AddedAt: now().UTC().Format("2006-01-02T15:04:05.000Z")}
 				err = h.WriteFenced(name, add(it)...)
 			}
 			var notSynced *locking.NotSyncedError
@@ -106,19 +106,4 @@ func OpenDispatch(ctx context.Context, fsys vfs.FS, agent, title string, opts lo
 		}, nil
 	}
 	return spawnlog.AppendPrepared(ctx, fsys, agent, title, prepare, opts)
-}
-
-// readForAdd reads the board name once and checks it, for the dispatch id:
-// it returns the function that gives the new board, in parts, with an item
-// added for that dispatch (none when it is on the board already), or a
-// *CorruptError when the board does not parse. A missing board is empty.
-// The board is mapped where the FS can (jsondoc.ReadForEdit): the parts may
-// be slices of it, valid until release is called (release is never nil,
-// also on an error).
-func readForAdd(fsys vfs.FS, name string, id int) (add func(Item) [][]byte, release func(), err error) {
-	ed, release, err := jsondoc.ReadForEdit(format, fsys, name, id)
-	if err != nil {
-		return nil, release, err
-	}
-	return func(it Item) [][]byte { return ed.Append(it, 0, encodeDoc) }, release, nil
 }

@@ -1,4 +1,4 @@
-package board_test
+package dispatch_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
@@ -28,7 +28,7 @@ func racingOpen(t *testing.T, e *estatetest.Estate, host locking.Host) (finish f
 	t.Helper()
 	o := opts()
 	o.Host = host
-	if _, err := board.OpenDispatch(context.Background(), e.FS, "demo", "before", o); err != nil {
+	if _, err := dispatch.Open(context.Background(), e.FS, "demo", "before", o); err != nil {
 		t.Fatal(err)
 	}
 	committed, proceed, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
@@ -40,7 +40,7 @@ func racingOpen(t *testing.T, e *estatetest.Estate, host locking.Host) (finish f
 		}
 	}
 	go func() {
-		_, err := board.OpenDispatch(context.Background(), e.FS, "demo", "racing", o)
+		_, err := dispatch.Open(context.Background(), e.FS, "demo", "racing", o)
 		done <- err
 	}()
 	<-committed
@@ -79,7 +79,7 @@ func TestCheckReadsTheBoardAgainAfterARelease(t *testing.T) {
 			}
 			return nil
 		})
-		p, err := board.Check(f, "demo", board.CheckOptions{Lock: locking.Options{Host: m.Spawn()}, InFlightGrace: time.Minute})
+		p, err := dispatch.Check(f, "demo", dispatch.CheckOptions{Lock: locking.Options{Host: m.Spawn()}, InFlightGrace: time.Minute})
 		if err != nil || len(p) != 0 {
 			t.Errorf("Check = %+v, %v; want no problem (dispatch 2 is on the board once its writer released)", p, err)
 		}
@@ -111,7 +111,7 @@ func TestCheckWaitsForALiveWriter(t *testing.T) {
 				}
 				return nil
 			})
-			p, err := board.Check(f, "demo", board.CheckOptions{Lock: locking.Options{Host: checker}, InFlightGrace: time.Minute})
+			p, err := dispatch.Check(f, "demo", dispatch.CheckOptions{Lock: locking.Options{Host: checker}, InFlightGrace: time.Minute})
 			if err != nil || len(p) != 0 {
 				t.Errorf("%s: Check = %+v, %v; want no problem (dispatch 2 is on the board once its writer released)", where, p, err)
 			}
@@ -128,10 +128,10 @@ func TestCheckReportsALiveWriterPastTheGrace(t *testing.T) {
 		finish := racingOpen(t, e, m.Spawn())
 		for _, grace := range []time.Duration{20 * time.Millisecond, -1} {
 			f := faultfs.New(e.FS)
-			p, err := checkWithin(t, 20*time.Second, func() ([]board.Problem, error) {
-				return board.Check(f, "demo", board.CheckOptions{Lock: locking.Options{Host: m.Spawn()}, InFlightGrace: grace})
+			p, err := checkWithin(t, 20*time.Second, func() ([]dispatch.Problem, error) {
+				return dispatch.Check(f, "demo", dispatch.CheckOptions{Lock: locking.Options{Host: m.Spawn()}, InFlightGrace: grace})
 			})
-			if err != nil || len(p) != 1 || p[0].Kind != board.KindNotOnBoard || p[0].DispatchID != 2 {
+			if err != nil || len(p) != 1 || p[0].Kind != dispatch.KindNotOnBoard || p[0].DispatchID != 2 {
 				t.Errorf("grace %s: Check = %+v, %v; want dispatch 2 not on the board", grace, p, err)
 			}
 			if n := lockOpens(f); grace < 0 && n != 1 || grace > 0 && n < 3 {
@@ -139,7 +139,7 @@ func TestCheckReportsALiveWriterPastTheGrace(t *testing.T) {
 			}
 		}
 		finish()
-		if p, err := board.Check(e.FS, "demo", board.CheckOptions{}); err != nil || len(p) != 0 {
+		if p, err := dispatch.Check(e.FS, "demo", dispatch.CheckOptions{}); err != nil || len(p) != 0 {
 			t.Errorf("Check once the writer is done = %+v, %v; want no problem", p, err)
 		}
 	})
@@ -155,10 +155,10 @@ func TestCheckDoesNotWaitForADeadWriter(t *testing.T) {
 		racingOpen(t, e, writer)
 		writer.Kill()
 		f := faultfs.New(e.FS)
-		p, err := checkWithin(t, 20*time.Second, func() ([]board.Problem, error) {
-			return board.Check(f, "demo", board.CheckOptions{Lock: locking.Options{Host: m.Spawn()}, InFlightGrace: time.Minute})
+		p, err := checkWithin(t, 20*time.Second, func() ([]dispatch.Problem, error) {
+			return dispatch.Check(f, "demo", dispatch.CheckOptions{Lock: locking.Options{Host: m.Spawn()}, InFlightGrace: time.Minute})
 		})
-		if err != nil || len(p) != 1 || p[0].Kind != board.KindNotOnBoard || p[0].DispatchID != 2 {
+		if err != nil || len(p) != 1 || p[0].Kind != dispatch.KindNotOnBoard || p[0].DispatchID != 2 {
 			t.Errorf("Check = %+v, %v; want dispatch 2 not on the board", p, err)
 		}
 		if n := lockOpens(f); n != 2 {
@@ -170,10 +170,10 @@ func TestCheckDoesNotWaitForADeadWriter(t *testing.T) {
 // checkWithin runs check and returns what it returns, failing the test at
 // once if it has not returned within bound (a generous bound: a check that
 // waits a grace it should not, or without end).
-func checkWithin(t *testing.T, bound time.Duration, check func() ([]board.Problem, error)) ([]board.Problem, error) {
+func checkWithin(t *testing.T, bound time.Duration, check func() ([]dispatch.Problem, error)) ([]dispatch.Problem, error) {
 	t.Helper()
 	type result struct {
-		p   []board.Problem
+		p   []dispatch.Problem
 		err error
 	}
 	got := make(chan result, 1)
@@ -211,7 +211,7 @@ func TestCheckStopsWaitingWhenTheHoldChanges(t *testing.T) {
 			}
 			return nil
 		})
-		p, err := board.Check(f, "demo", board.CheckOptions{Lock: locking.Options{Host: m.Spawn()}, InFlightGrace: 3 * time.Second})
+		p, err := dispatch.Check(f, "demo", dispatch.CheckOptions{Lock: locking.Options{Host: m.Spawn()}, InFlightGrace: 3 * time.Second})
 		if err != nil || len(p) != 0 {
 			t.Errorf("Check = %+v, %v; want no problem", p, err)
 		}
@@ -240,7 +240,7 @@ func TestCheckWaitsForAWriterInAnotherPIDNamespace(t *testing.T) {
 		boardName := filepath.Join(e.Dir, filepath.FromSlash(estate.BoardPath("demo")))
 		var boards [][]byte // the board after dispatch 1, after dispatch 2
 		for _, title := range []string{"before", "racing"} {
-			if _, err := board.OpenDispatch(context.Background(), e.FS, "demo", title, opts()); err != nil {
+			if _, err := dispatch.Open(context.Background(), e.FS, "demo", title, opts()); err != nil {
 				t.Fatal(err)
 			}
 			b, err := os.ReadFile(boardName)
@@ -276,8 +276,8 @@ func TestCheckWaitsForAWriterInAnotherPIDNamespace(t *testing.T) {
 			}
 			return nil
 		})
-		p, err := checkWithin(t, 20*time.Second, func() ([]board.Problem, error) {
-			return board.Check(f, "demo", board.CheckOptions{InFlightGrace: time.Minute})
+		p, err := checkWithin(t, 20*time.Second, func() ([]dispatch.Problem, error) {
+			return dispatch.Check(f, "demo", dispatch.CheckOptions{InFlightGrace: time.Minute})
 		})
 		if err != nil || len(p) != 0 {
 			t.Errorf("Check = %+v, %v; want no problem (dispatch 2 is on the board once its writer released)", p, err)
