@@ -11,6 +11,25 @@ import (
 // (plain.go, encoding/json alone) and what makes an append scale with the
 // file (bench: Growth). Everything in it may say "not sure" (ok false),
 // never an error: the caller then takes the plain path.
+//
+// Each part is needed by a goal of bench/RESULTS.md, measured on 2 shared
+// cores (go run . -only growth, the part turned off and on in one run):
+//
+//   - The scan and the splice: needed by Growth, both goals (at 100k
+//     records, time at most 3x writing the spawn-log once, peak memory at
+//     most 4x its size). With them off (every open parses with
+//     encoding/json and encodes the whole file): 1.25 s, 55.6x writing
+//     once, 146 MiB (7.68x the file). With them on: 66.6 to 114 ms (3.0x
+//     to 5.2x on that loaded machine; 2.90x in RESULTS.md), 40.2 MiB
+//     (2.11x).
+//   - The split read of a large array in two halves (scanArray): needed by
+//     Growth's time goal. The whole open was within the noise with it off
+//     (61.8 to 109 ms, against 66.6 to 114 ms on, seven rounds each,
+//     alternating), so it was measured in the process: the scan of the
+//     100k-record spawn-log (19.1 MiB) takes 17 to 22 ms with one reader,
+//     10 to 12.7 ms with two; of the board (13.2 MiB), 10.4 to 13.2 ms
+//     against 8.8 to 9.9 ms. About 8 ms of the 66 ms open, or 0.37 of the
+//     ratio to the 21.7 ms write: what keeps RESULTS.md's 2.90x under 3x.
 
 // scanned is a document read by the fast path.
 type scanned[E any] struct {
@@ -133,11 +152,11 @@ func scanArray[E any](f *Format[E], s *jsonscan.Scanner, out *scanned[E], collec
 // into the largest and found, and when collecting the element and its
 // bytes.
 func scanRun[E any](f *Format[E], s *jsonscan.Scanner, e *jsonscan.Elems, es *elems[E], stop int) (ended, ok bool) {
+	var v Values // one for every element: cleared only when collecting
 	for {
 		s.Peek() // to the element's '{'
 		begin := s.Pos
-		v, ok := scanElem(f, s, es.collect)
-		if !ok {
+		if !scanElem(f, s, &v, es.collect) {
 			return false, false
 		}
 		if e.N == 0 {
@@ -172,25 +191,32 @@ func joinElems[E any](first, second elems[E]) elems[E] {
 	return first
 }
 
-// scanElem reads one element of the common shape (see scan). An element
-// laid out as encode writes it is read along that layout (the same grammar
-// and checks, with the keys and whitespace compared as one run of bytes
-// each); any other is read key by key.
-func scanElem[E any](f *Format[E], s *jsonscan.Scanner, collect bool) (Values, bool) {
+// scanElem reads one element of the common shape (see scan) into v: its
+// key, and when collecting all its fields (v cleared first; otherwise the
+// fields but the key are left as they are). An element laid out as encode
+// writes it is read along that layout (the same grammar and checks, with
+// the keys and whitespace compared as one run of bytes each); any other is
+// read key by key.
+func scanElem[E any](f *Format[E], s *jsonscan.Scanner, v *Values, collect bool) bool {
 	begin := s.Pos
-	var v Values
+	if collect {
+		*v = Values{}
+	}
 	laid := true
 	for i, fd := range f.Fields {
-		if !s.Literal(f.lits[i]) || !value(s, fd, &v, i, collect) {
+		if !s.Literal(f.lits[i]) || !value(s, fd, v, i, collect) {
 			laid = false
 			break
 		}
 	}
 	if laid && s.Literal(elemEnd) && f.CheckKey(v.Ints[0]) == nil {
-		return v, true
+		return true
 	}
 	s.Pos = begin
-	return scanElemByKey(f, s, collect)
+	if collect {
+		*v = Values{}
+	}
+	return scanElemByKey(f, s, v, collect)
 }
 
 // value reads the value of field fd, number i, into v.
@@ -208,32 +234,31 @@ func value(s *jsonscan.Scanner, fd Field, v *Values, i int, collect bool) bool {
 }
 
 // scanElemByKey reads one element of the common shape key by key.
-func scanElemByKey[E any](f *Format[E], s *jsonscan.Scanner, collect bool) (Values, bool) {
-	var v Values
+func scanElemByKey[E any](f *Format[E], s *jsonscan.Scanner, v *Values, collect bool) bool {
 	if !s.Byte('{') || s.Byte('}') { // an empty element has no key: the plain path refuses it
-		return v, false
+		return false
 	}
 	seen := 0
 	for {
 		key, ok := s.Key()
 		if !ok {
-			return v, false
+			return false
 		}
 		i := fieldOf(f, key)
 		switch {
 		case i >= 0:
-			if !value(s, f.Fields[i], &v, i, collect) {
-				return v, false
+			if !value(s, f.Fields[i], v, i, collect) {
+				return false
 			}
 			if seen&(1<<i) != 0 {
-				return v, false // a duplicate field: encoding/json keeps the last one
+				return false // a duplicate field: encoding/json keeps the last one
 			}
 			seen |= 1 << i
 		case i == variant:
-			return v, false // a case variant of a field: the plain path decides
+			return false // a case variant of a field: the plain path decides
 		default:
 			if !s.Skip() { // a field this format does not know: kept, not read
-				return v, false
+				return false
 			}
 		}
 		if !s.Byte(',') {
@@ -241,9 +266,9 @@ func scanElemByKey[E any](f *Format[E], s *jsonscan.Scanner, collect bool) (Valu
 		}
 	}
 	if !s.Byte('}') || seen&1 == 0 || f.CheckKey(v.Ints[0]) != nil {
-		return v, false
+		return false
 	}
-	return v, true
+	return true
 }
 
 // variant is what fieldOf returns for a case variant of a field's name.

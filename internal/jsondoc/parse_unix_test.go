@@ -10,10 +10,10 @@ import (
 	"github.com/pa-toolkit/pa/vfs"
 )
 
-// Read maps the spawn-log: what it returns outlives the mapping, a huge
+// Read maps a spawn-log: what it returns outlives the mapping, a huge
 // file that does not parse is refused unread, and a file cut short while
 // it is read is an error, never a crash (readmaptest).
-func TestReadOfAMappedLogLog(t *testing.T) {
+func TestReadOfAMappedLog(t *testing.T) {
 	readmaptest.Run(t, readmaptest.Case{
 		What: "spawn-log", Path: estate.SpawnLogPath("demo"), File: benchLog(2000), N: 2000,
 		Read: func(fsys vfs.FS) (int, func() []byte, error) {
@@ -25,10 +25,10 @@ func TestReadOfAMappedLogLog(t *testing.T) {
 	})
 }
 
-// Read maps the board: what it returns outlives the mapping, a huge file
+// Read maps a board: what it returns outlives the mapping, a huge file
 // that does not parse is refused unread, and a file cut short while it is
 // read is an error, never a crash (readmaptest).
-func TestReadOfAMappedBoardBoard(t *testing.T) {
+func TestReadOfAMappedBoard(t *testing.T) {
 	readmaptest.Run(t, readmaptest.Case{
 		What: "board", Path: estate.BoardPath("demo"), File: benchBoard(2000), N: 2000,
 		Read: func(fsys vfs.FS) (int, func() []byte, error) {

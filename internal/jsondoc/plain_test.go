@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestTrailingNonJSONSpaceIsCorrupt: after the object only JSON whitespace
+// TestTrailingNonJSONSpaceIsCorruptLog: after the object only JSON whitespace
 // (space, tab, newline, carriage return) may follow; a vertical tab, a form
 // feed or a Unicode space is data after the object, as encoding/json and
 // JSON.parse say.
@@ -21,7 +21,7 @@ func TestTrailingNonJSONSpaceIsCorruptLog(t *testing.T) {
 	}
 }
 
-// TestTrailingNonJSONSpaceIsCorrupt: after the object only JSON whitespace
+// TestTrailingNonJSONSpaceIsCorruptBoard: after the object only JSON whitespace
 // (space, tab, newline, carriage return) may follow; a vertical tab, a form
 // feed or a Unicode space is data after the object, as encoding/json and
 // JSON.parse say.
