@@ -109,3 +109,14 @@ func (s *site) lockHeld(t *testing.T, o dispatch.CheckOptions) []dispatch.Proble
 	}
 	return out
 }
+
+// paAt is how the commands pa's messages name start in the estate root: pa
+// --home ROOT, ROOT as one word for a POSIX shell (in single quotes when it
+// holds anything but letters, digits and -_.,:@%+=/). The suite writes the
+// words it expects itself rather than take them from pa.
+func paAt(root string) string {
+	if root != "" && strings.Trim(root, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:@%+=/") == "" {
+		return "pa --home " + root
+	}
+	return "pa --home '" + strings.ReplaceAll(root, "'", `'\''`) + "'"
+}

@@ -112,7 +112,7 @@ func openTimesOutNamingHolder(t *testing.T, s *site) {
 			t.Errorf("line %q; want it to lead with %q", r.stderr, lead)
 		}
 		contains(t, r.stderr, "(alive, age ", "): gave up after 1s; ",
-			dispatch.Program(s.root)+" dispatch unlock --force --agent "+ag+",",
+			paAt(s.root)+" dispatch unlock --force --agent "+ag+",",
 			"only once the holder's process is gone or stuck, never while it still runs")
 		if after := estatetest.Snapshot(t, s.root); !maps.Equal(before, after) {
 			t.Errorf("the estate changed:\nbefore %q\nafter  %q", before, after)

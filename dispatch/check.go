@@ -2,16 +2,12 @@ package dispatch
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
-	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/filekind"
-	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
@@ -40,8 +36,9 @@ const (
 	KindUnreadable Kind = "unreadable"
 )
 
-// Problem is one finding of [Check]. Its fields keep values whole (the
-// lock path, the holder's hostname); [Problem.Line] shows them capped.
+// Problem is one finding of [Check], as data: its fields keep values whole
+// (the lock path, the holder's hostname); the words an operator reads, and
+// the command to paste, are the caller's to make of them (cmd/pa).
 type Problem struct {
 	// Kind is what the problem is about.
 	Kind Kind `json:"kind"`
@@ -60,16 +57,13 @@ type Problem struct {
 	DispatchID int `json:"dispatchId,omitempty"`
 	// Err says in plain words what is wrong (corrupt and unreadable only).
 	Err string `json:"error,omitempty"`
-	// Command is the one command that clears the problem, with the whole
-	// agent name and the estate's --home when it is not the default
-	// (lock-held, and unreadable for a lock name holding a symbolic link, a
-	// named pipe, a socket or a device, which `pa dispatch unlock --force`
-	// removes; never for a directory, which no unlock removes): it works
-	// pasted into another shell.
-	Command string `json:"command,omitempty"`
-
-	staleWindow time.Duration
-	holder      locking.Holder
+	// StaleWindow is the window the lock was held past (lock-held only).
+	StaleWindow time.Duration `json:"-"`
+	// Lock is the lock as read, whole (locking.Holder): for lock-held, and
+	// for unreadable when the lock name holds no regular file (Lock.Mode
+	// not 0: a directory, a symbolic link, a named pipe, a socket, a
+	// device); zero otherwise.
+	Lock locking.Holder `json:"-"`
 }
 
 // Holder is a lock's holder as `pa board check --json` shows it: values
@@ -113,10 +107,6 @@ type CheckOptions struct {
 	// still read again once). A lock that is free, dead or unreadable is
 	// never waited for.
 	InFlightGrace time.Duration
-	// Home is the estate's folder as the commands a problem names should
-	// give it (absolute), or "" for the default estate (~/.pa): see
-	// [Program].
-	Home string
 }
 
 // Check reports agent's problems (spec: pa board check): a spawn-log lock
@@ -162,7 +152,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	case err == nil && h.Mode != 0:
 		// Not a regular file: no writer's lock, reported at once, whatever
 		// its age (no writer can get past it).
-		problems = append(problems, notALock(opts.Home, agent, locking.LockName(logName), h))
+		problems = append(problems, notALock(agent, locking.LockName(logName), h))
 	case err == nil && h.Age > stale:
 		problems = append(problems, Problem{
 			Kind: KindLockHeld, Agent: agent, Path: locking.LockName(logName), LockPath: locking.LockName(logName),
@@ -170,8 +160,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 				PID: h.PID, Hostname: h.Hostname, State: h.State.String(), Evidence: h.Evidence,
 				AgeMs: h.Age.Milliseconds(), AcquiredAt: h.AcquiredAt,
 			},
-			Command:     UnlockCommand(opts.Home, agent, h),
-			staleWindow: stale, holder: h,
+			StaleWindow: stale, Lock: h,
 		})
 	case unreadable(err):
 		problems = append(problems, UnreadableProblem(fsys, agent, err))
@@ -240,109 +229,4 @@ func corrupt(fsys vfs.FS, problems []Problem, agent string, err error) ([]Proble
 		return append(problems, UnreadableProblem(fsys, agent, err)), nil
 	}
 	return problems, err
-}
-
-// UnlockCommand is the one command that clears a lock of agent held by h
-// in the estate home ("" for the default, see [Program]), with the whole
-// agent name, shell-quoted when it needs it: `pa dispatch unlock --agent
-// NAME` for a provably dead holder, `pa dispatch unlock --force --agent
-// NAME` for any other (spec: Unlock); `pa --home DIR dispatch unlock ...`
-// in an estate that is not the default.
-func UnlockCommand(home, agent string, h locking.Holder) string {
-	flag := AgentFlag(agent)
-	if h.State == locking.StateDead {
-		return Program(home) + " dispatch unlock " + flag
-	}
-	return Program(home) + " dispatch unlock --force " + flag
-}
-
-// ForceWhen is the spec's sentence on when --force is right.
-const ForceWhen = "only once the holder's process is gone or stuck, never while it still runs"
-
-// Line is the problem as one line for an operator or a hook, every value
-// read from disk escaped and capped for display. A lock-held line leads with
-// `pa dispatch unlock` and the holder's pid, then its host, state and what
-// decided it (the evidence), age and acquiredAt, and for a holder not
-// provably dead when to use --force; it is at most 362 characters, and
-// below 360 for a dead holder, whatever the agent and host (spec: pa board
-// check), so the envelope's 360-character cut can drop only the end of its
-// --force sentence: where the worst values leave no room for the whole
-// evidence, it is cut to fit (the --json "evidence" keeps it whole).
-//
-// The line never names the estate's --home, even when it is not the
-// default: `pa --home DIR dispatch unlock` would no longer lead with `pa
-// dispatch unlock`, and DIR is a path of any length, so the line would no
-// longer be bounded and the envelope's cut could drop more than the end of
-// the --force sentence. The whole command, --home included, is in
-// [Problem.Command] (the --json "command" field); the plain line is read by
-// the operator who ran the check, in the estate they named.
-func (p Problem) Line() string {
-	switch p.Kind {
-	case KindLockHeld:
-		if p.holder.State == locking.StateUnreadable {
-			// No pid to lead with: the lock itself is the subject.
-			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; use --force %s",
-				estate.Display(p.Agent, p.Path), p.holder.Describe(), FormatWindow(p.staleWindow), ForceWhen)
-		}
-		line := p.heldLine(p.holder)
-		if over := utf8.RuneCountInString(line) - maxHeldLine; over > 0 && p.holder.Evidence != "" {
-			// The evidence is what may not fit beside the worst values
-			// (capped names, a hostile acquiredAt, the longest window):
-			// cut to fit; --json "evidence" keeps it whole.
-			h := p.holder
-			h.Evidence = cutRunes(h.Evidence, over)
-			line = p.heldLine(h)
-		}
-		return line
-	case KindNotOnBoard:
-		return fmt.Sprintf("dispatch %d is in %s but not on the board %s",
-			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path))
-	case KindCorrupt:
-		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
-	case KindUnreadable:
-		if p.holder.Mode != 0 {
-			return notALockLine(p)
-		}
-		return fmt.Sprintf("%s cannot be read: %s; look at it and fix or move it by hand", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
-	}
-	return string(p.Kind)
-}
-
-// heldLine is the lock-held line of p for its lock's holder h.
-func (p Problem) heldLine(h locking.Holder) string {
-	line := fmt.Sprintf("pa dispatch unlock: %s has held %s past the %s stale window",
-		h.Describe(), estate.Display(p.Agent, p.Path), FormatWindow(p.staleWindow))
-	if h.State != locking.StateDead {
-		line += "; use --force " + ForceWhen
-	}
-	return line
-}
-
-// maxHeldLine is the spec's bound on the lock-held line (spec: pa board
-// check), so that the envelope's cut at 360 can drop only the end of its
-// --force sentence. A provably dead holder's line, which has no --force
-// sentence, stays below 360 whatever its evidence (the longest, a reused
-// pid's with two 20-digit start times, about 350 with the worst values).
-const maxHeldLine = 362
-
-// cutRunes is s shortened by over characters at least, its end replaced
-// by "...", or "" when that leaves nothing of it.
-func cutRunes(s string, over int) string {
-	r := []rune(s)
-	keep := len(r) - over - len("...")
-	if keep < 1 {
-		return ""
-	}
-	return string(r[:keep]) + "..."
-}
-
-// FormatWindow prints a stale window for a line: in whole seconds from a
-// second up (60s, as --help gives the default and the spec its 60 s, 90s,
-// 3600s; never 1m0s), exactly below (500ms, 1.5ms, 1ns), so a tiny window
-// never reads "0s".
-func FormatWindow(d time.Duration) string {
-	if d < time.Second {
-		return d.String()
-	}
-	return strconv.FormatInt(int64(d.Round(time.Second)/time.Second), 10) + "s"
 }

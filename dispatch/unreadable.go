@@ -35,7 +35,7 @@ func unreadable(err error) bool {
 // permission, a loop of symbolic links, an I/O error): the errors [Check]
 // reports as a [KindUnreadable] problem. A caller that meets one reading
 // the spawn-log or board may say it in the same words with
-// [UnreadableProblem] and its Line.
+// [UnreadableProblem].
 func IsUnreadable(err error) bool { return unreadable(err) }
 
 // UnreadableProblem is the [KindUnreadable] problem of agent for err, an

@@ -62,10 +62,12 @@ Example:
 // there, so nothing else of that agent is checked.
 const kindOutside dispatch.Kind = "outside-estate"
 
-// jsonProblem is one problem in --json.
+// jsonProblem is one problem in --json: the problem's data, then the
+// command that clears it (problemCommand) and its line.
 type jsonProblem struct {
 	dispatch.Problem
-	Line string `json:"line"`
+	Command string `json:"command,omitempty"`
+	Line    string `json:"line"`
 }
 
 // Run checks one agent, or every agent of the estate.
@@ -150,9 +152,9 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 // files is one of its problems (dispatch.UnreadableProblem, exit 2), like a
 // file that does not parse, so that the other agents go on.
 func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProblem, error) {
-	// Home puts --home into each problem's command (the --json "command");
-	// the line itself stays as the spec bounds it (see dispatch.Problem.Line).
-	ps, err := dispatch.Check(fsys, agent, dispatch.CheckOptions{StaleWindow: c.StaleWindow, Home: g.home})
+	// Each problem's command names --home (the --json "command"); the
+	// line itself stays as the spec bounds it (see problemLine).
+	ps, err := dispatch.Check(fsys, agent, dispatch.CheckOptions{StaleWindow: c.StaleWindow})
 	var pe *fs.PathError
 	switch {
 	case c.Agent == "" && osfs.IsEscape(err) && errors.As(err, &pe):
@@ -169,7 +171,7 @@ func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProble
 	}
 	out := make([]jsonProblem, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, jsonProblem{Problem: p, Line: p.Line()})
+		out = append(out, jsonProblem{Problem: p, Command: problemCommand(g.home, p), Line: problemLine(g.home, p)})
 	}
 	return out, nil
 }

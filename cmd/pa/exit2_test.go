@@ -148,13 +148,13 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			home := t.TempDir()
 			estatetest.WriteFile(t, home, lockPath, lockJSON(live, hostname(), time.Now()))
 			r := bin.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
-			return exit2{r.code, r.stderr}, dispatch.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"open timeout, empty lock", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
 			estatetest.WriteFile(t, home, lockPath, "")
 			r := bin.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
-			return exit2{r.code, r.stderr}, dispatch.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"open timeout, a dead holder kept by a live claim", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -162,7 +162,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			estatetest.WriteFile(t, home, lockPath, content)
 			estatetest.WriteFile(t, home, claimName(lockPath, content, hostname(), live), "{}")
 			r := bin.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
-			return exit2{r.code, r.stderr}, dispatch.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"open interrupted, live holder", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -171,7 +171,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			cancel()
 			var stdout, stderr strings.Builder
 			code := run(ctx, []string{"--home", home, "dispatch", "open", "--agent", "demo", "--wait", "1m"}, &stdout, &stderr)
-			return exit2{code, stderr.String()}, dispatch.Program(home)
+			return exit2{code, stderr.String()}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"open interrupted, the lock freed meanwhile", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -186,7 +186,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			}}
 			var stdout, stderr strings.Builder
 			code := run(ctx, []string{"--home", home, "dispatch", "open", "--agent", "demo", "--wait", "1m"}, &stdout, &stderr)
-			return exit2{code, stderr.String()}, dispatch.Program(home)
+			return exit2{code, stderr.String()}, programFor(home)
 		}, "", free},
 		{"open, the board write failed after the commit", func(t *testing.T) (exit2, string) {
 			// A board that stops parsing while open waits is refused
@@ -250,13 +250,13 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			home := t.TempDir()
 			estatetest.WriteFile(t, home, lockPath, lockJSON(live, hostname(), time.Now()))
 			r := bin.run(t, home, "dispatch", "unlock", "--agent", "demo")
-			return exit2{r.code, r.stderr}, dispatch.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"unlock refused, empty lock, every agent", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
 			estatetest.WriteFile(t, home, lockPath, "")
 			r := bin.run(t, home, "dispatch", "unlock")
-			return exit2{r.code, r.stderr}, dispatch.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"unlock busy", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -264,7 +264,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			estatetest.WriteFile(t, home, lockPath, content)
 			estatetest.WriteFile(t, home, claimName(lockPath, content, hostname(), live), "{}")
 			r := bin.run(t, home, "dispatch", "unlock", "--agent", "demo")
-			return exit2{r.code, r.stderr}, dispatch.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --agent demo", ""},
 		{"unlock interrupted", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -275,7 +275,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			cancel()
 			var stdout, stderr strings.Builder
 			code := run(ctx, []string{"--home", home, "dispatch", "unlock", "--agent", "demo"}, &stdout, &stderr)
-			return exit2{code, stderr.String()}, dispatch.Program(home)
+			return exit2{code, stderr.String()}, programFor(home)
 		}, " dispatch unlock --agent demo", ""},
 		{"unlock, lock changed", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -287,7 +287,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			}}
 			var stderr strings.Builder
 			code := run(context.Background(), []string{"--home", home, "dispatch", "unlock", "--agent", "demo"}, stdout, &stderr)
-			return exit2{code, stderr.String()}, dispatch.Program(home)
+			return exit2{code, stderr.String()}, programFor(home)
 		}, " dispatch unlock --agent demo", ""},
 		{"unlock, the lock cannot be read", func(t *testing.T) (exit2, string) {
 			dir, fsys := faultEstate(t, false, failLock(faultfs.OpOpenFile, syscall.EACCES))
@@ -313,7 +313,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 					t.Fatal(err)
 				}
 				r := bin.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
-				return exit2{r.code, r.stderr}, dispatch.Program(home)
+				return exit2{r.code, r.stderr}, programFor(home)
 			}, "", byHand},
 			tc{"unlock forced, a directory under the lock name", func(t *testing.T) (exit2, string) {
 				dir, fsys := faultEstate(t, false)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -38,7 +37,7 @@ func (a advice) lock() string { return lockDisplay(a.agent) }
 // unlock is the unlock command for a holder in state: --force for any
 // holder not provably dead.
 func (a advice) unlock(state locking.State) string {
-	return dispatch.UnlockCommand(a.home, a.agent, locking.Holder{State: state})
+	return unlockCommand(a.home, a.agent, locking.Holder{State: state})
 }
 
 // held is the lock and its holder: `<lock> held by pid 1234 on host "h"
@@ -65,7 +64,7 @@ func (a advice) clearWith(h locking.Holder) string {
 	if h.State == locking.StateDead {
 		return "clear it with " + cmd
 	}
-	return "clear it with " + cmd + ", " + dispatch.ForceWhen
+	return "clear it with " + cmd + ", " + forceSentence
 }
 
 // then joins the lead of a line (a lock and its holder) to what follows as

@@ -64,7 +64,7 @@ func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
 		log, err := spawnlog.Read(fsys, agent)
 		if err != nil && dispatch.IsUnreadable(err) && !osfs.IsEscape(err) {
 			// A directory in its place, say: in board check's words.
-			return fail(exitUsage, "%s", dispatch.UnreadableProblem(fsys, agent, err).Line())
+			return fail(exitUsage, "%s", problemLine(g.home, dispatch.UnreadableProblem(fsys, agent, err)))
 		}
 		if err != nil {
 			return fail(exitUsage, "%s", plainError(agent, err))

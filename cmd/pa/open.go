@@ -104,15 +104,15 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	case errors.As(err, &ns) && rec.ID != 0:
 		// Landed: the operator must not open it again.
 		return fail(exitProblem, "%sdispatch %d is recorded, but syncing the folder of %s failed: %s; do not open it again; %s dispatch list %s shows it",
-			then(a.now(fsys, opts).lead), rec.ID, estate.Display(agent, ns.Name), reason(agent, ns.Err), a.pa, dispatch.AgentFlag(agent))
+			then(a.now(fsys, opts).lead), rec.ID, estate.Display(agent, ns.Name), reason(agent, ns.Err), a.pa, agentFlag(agent))
 	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
 		// Row R24: the fence before the board's rename found the lock
 		// taken from this writer; name whoever holds it now.
 		return fail(exitProblem, "%sthis writer's lock was lost before the board write: dispatch %d is in the spawn-log but not on the board; %s board check %s names it",
-			then(a.now(fsys, opts).lead), nb.DispatchID, a.pa, dispatch.AgentFlag(agent))
+			then(a.now(fsys, opts).lead), nb.DispatchID, a.pa, agentFlag(agent))
 	case errors.As(err, &nb):
 		return fail(exitProblem, "%sdispatch %d is in %s but not on the board: %s; %s board check %s names it",
-			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), a.pa, dispatch.AgentFlag(agent))
+			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), a.pa, agentFlag(agent))
 	case errors.Is(err, locking.ErrLockLost):
 		// Fenced out again and again until the wait ran out: name whoever
 		// holds the lock now.
@@ -139,7 +139,7 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	case dispatch.IsUnreadable(err) && !osfs.IsEscape(err):
 		// The spawn-log or board cannot be read as a file (a directory in
 		// its place, say): bad input, in board check's words.
-		return fail(exitUsage, "%s", dispatch.UnreadableProblem(fsys, agent, err).Line())
+		return fail(exitUsage, "%s", problemLine(a.home, dispatch.UnreadableProblem(fsys, agent, err)))
 	}
 	return a.lockError(err, wait)
 }

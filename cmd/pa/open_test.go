@@ -50,7 +50,7 @@ func TestOpenErrorLines(t *testing.T) {
 	if want := `agents/demo/spawn-log.json.lock (no holder): dispatch 7 is in agents/demo/spawn-log.json but not on the board: rename agents/demo/board/board.json.tmp-x: input/output error \x1b[2J; pa board check --agent demo names it`; !errors.As(err, &ee) || ee.code != exitProblem || ee.msg != want {
 		t.Errorf("a failed board write: %v; want exit 2 and\n%q", err, want)
 	}
-	if got := dispatch.Program("/tmp/X"); got != "pa --home /tmp/X" {
+	if got := programFor("/tmp/X"); got != "pa --home /tmp/X" {
 		t.Errorf("Program = %q; want pa --home /tmp/X", got)
 	}
 
@@ -79,7 +79,7 @@ func TestOpenInterruptedWhileWaiting(t *testing.T) {
 	var stdout, stderr strings.Builder
 	code := run(ctx, []string{"--home", home, "dispatch", "open", "--agent", "demo", "--wait", "1m"}, &stdout, &stderr)
 	lead := fmt.Sprintf("pa: agents/demo/spawn-log.json.lock held by pid %d on host ", live)
-	tail := "): interrupted while waiting for it: nothing written; clear it with " + dispatch.Program(home) + " dispatch unlock --force --agent demo, " + forceWhen + "\n"
+	tail := "): interrupted while waiting for it: nothing written; clear it with " + programFor(home) + " dispatch unlock --force --agent demo, " + forceWhen + "\n"
 	if got := stderr.String(); code != exitProblem || !strings.HasPrefix(got, lead) || !strings.HasSuffix(got, tail) ||
 		strings.Count(got, "\n") != 1 || stdout.String() != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line %s...%s", code, stdout.String(), got, lead, tail)

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"strconv"
 
-	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
@@ -62,7 +61,7 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if c.Force && c.Agent == "" {
 		// --force removes a lock whatever its holder: one agent at a time,
 		// named by the operator, never every lock of the estate at once.
-		return fail(exitUsage, "--force needs --agent NAME (or PA_AGENT): it removes one agent's lock whatever its holder, so use it %s", dispatch.ForceWhen)
+		return fail(exitUsage, "--force needs --agent NAME (or PA_AGENT): it removes one agent's lock whatever its holder, so use it %s", forceSentence)
 	}
 	if c.Agent != "" {
 		if err := checkAgent(c.Agent); err != nil {
@@ -198,7 +197,7 @@ func aliveForCertain(h locking.Holder) bool {
 func (a advice) changed(h locking.Holder, force bool) error {
 	again := "run " + a.unlock(unlockState(force)) + " again"
 	if force {
-		again += ", " + dispatch.ForceWhen
+		again += ", " + forceSentence
 	}
 	return fail(exitProblem, "%s changed since it was read: nothing removed; %s", a.held(h), again)
 }
