@@ -7,11 +7,12 @@
 // A [Format] names the keys and an element's fields; each format package
 // keeps its own write (its encode) and its own errors.
 //
-// Two paths read a document. The plain path ([Parse] falls back to it, and
-// so does [Prepare]) is encoding/json alone: it decides every error and its
-// message. The fast path (fast.go, the one seam) reads the common shape as
-// pa writes it by hand (internal/jsonscan), two halves of a large array at
-// once, and writes an append as a splice of the bytes read; it never decides
-// an error, and whatever it takes the plain path takes with the same result
-// (FuzzFastPath). [Read] maps the file where the FS can.
+// Two paths read a document. The plain path (plain.go) is encoding/json
+// alone: it decides every error and its message. The fast path (fast.go and
+// split.go, one seam: [Parse] and [Prepare] try it first) reads the common
+// shape as pa writes it by hand, with internal/jsonscan's lexer, two halves
+// of a large array at once, and writes an append as a splice of the bytes
+// read; it never decides an error, and whatever it takes the plain path
+// takes with the same result (FuzzFastPathLog, FuzzFastPathBoard). [Read]
+// maps the file where the FS can.
 package jsondoc

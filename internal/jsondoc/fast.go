@@ -35,10 +35,10 @@ import (
 type scanned[E any] struct {
 	// next is the header's integer as read.
 	next int
-	// Elems are how many elements there are and their bytes as in the
+	// bounds are how many elements there are and their bytes as in the
 	// file, from the first element's '{' to the last one's '}' (Start ==
 	// End when there is none).
-	jsonscan.Elems
+	bounds
 	// elems is the rest of what scan took from the elements.
 	elems elems[E]
 }
@@ -83,7 +83,7 @@ const (
 // bounds, the largest key and whether an element has the key find,
 // allocating nothing.
 func scan[E any](f *Format[E], data []byte, collect bool, find int) (scanned[E], bool) {
-	return scanSplit(f, data, collect, find, jsonscan.SplitMin)
+	return scanSplit(f, data, collect, find, splitMinBytes)
 }
 
 // scanSplit is scan, with the elements read by two goroutines at once when
@@ -120,7 +120,7 @@ func scanSplit[E any](f *Format[E], data []byte, collect bool, find, splitMin in
 // scanArray reads the array into out (see scan). With splitMin bytes or
 // more left, and collect false, it reads it in two halves at once, split
 // where the layout between two elements is found past the middle
-// (jsonscan.SplitElems); anything else, the split not sure included, and
+// (splitElems); anything else, the split not sure included, and
 // the array is read by one reader. Either way the result is one reader's.
 func scanArray[E any](f *Format[E], s *jsonscan.Scanner, out *scanned[E], collect bool, find, splitMin int) bool {
 	if !s.Byte('[') {
@@ -131,16 +131,16 @@ func scanArray[E any](f *Format[E], s *jsonscan.Scanner, out *scanned[E], collec
 	}
 	out.elems.collect, out.elems.find = collect, find
 	if !collect && len(s.Data)-s.Pos >= splitMin {
-		run := func(s *jsonscan.Scanner, e *jsonscan.Elems, into *elems[E], stop int) (bool, bool) {
+		run := func(s *jsonscan.Scanner, e *bounds, into *elems[E], stop int) (bool, bool) {
 			return scanRun(f, s, e, into, stop)
 		}
-		if e, es, end, ok := jsonscan.SplitElems(s.Data, s.Pos, "}"+elemSep+"{", out.elems, run, joinElems[E]); ok {
-			out.Elems, out.elems, s.Pos = e, es, end
+		if e, es, end, ok := splitElems(s.Data, s.Pos, "}"+elemSep+"{", out.elems, run, joinElems[E]); ok {
+			out.bounds, out.elems, s.Pos = e, es, end
 			return true
 		}
 		// not sure: read it again, with one reader
 	}
-	_, ok := scanRun(f, s, &out.Elems, &out.elems, -1)
+	_, ok := scanRun(f, s, &out.bounds, &out.elems, -1)
 	return ok
 }
 
@@ -148,10 +148,10 @@ func scanArray[E any](f *Format[E], s *jsonscan.Scanner, out *scanned[E], collec
 // and the next or by the array's ']' (read too: ok); with stop at 0 or
 // more it also stops, ended true and ok, where an element ends exactly at
 // stop (s.Pos == stop, before the ','), going past stop or reaching the ']'
-// first not ok (as jsonscan.SplitElems wants its run): each element's key
+// first not ok (as splitElems wants its run): each element's key
 // into the largest and found, and when collecting the element and its
 // bytes.
-func scanRun[E any](f *Format[E], s *jsonscan.Scanner, e *jsonscan.Elems, es *elems[E], stop int) (ended, ok bool) {
+func scanRun[E any](f *Format[E], s *jsonscan.Scanner, e *bounds, es *elems[E], stop int) (ended, ok bool) {
 	var v Values // one for every element: cleared only when collecting
 	for {
 		s.Peek() // to the element's '{'

@@ -236,7 +236,7 @@ func TestScanSplitInsideARecordFallsBackLog(t *testing.T) {
 	nested := []byte("\"later\": [{\"a\": 1}" + recordSep + "{\"b\": 2}],\n      \"hostname\": ")
 	around := bytes.ReplaceAll(data[mid-3000:mid+3000], []byte(`"hostname": `), nested)
 	odd := append(append(bytes.Clone(data[:mid-3000]), around...), data[mid+3000:]...)
-	at := jsonscan.Split(odd, bytes.IndexByte(odd, '[')+1, "}"+recordSep+"{")
+	at := splitAt(odd, bytes.IndexByte(odd, '[')+1, "}"+recordSep+"{")
 	if !bytes.HasPrefix(odd[at:], []byte(recordSep+"{\"b\"")) {
 		t.Fatalf("the split at %d is not inside a record (%q): the test does not test the fallback", at, odd[at:at+20])
 	}
@@ -434,7 +434,7 @@ func TestScanSplitIsOneReaderBoard(t *testing.T) {
 	nested := []byte("\"later\": [{\"a\": 1}" + itemSep + "{\"b\": 2}],\n      \"addedAt\": ")
 	around := bytes.ReplaceAll(data[mid-3000:mid+3000], []byte(`"addedAt": `), nested)
 	odd := append(append(bytes.Clone(data[:mid-3000]), around...), data[mid+3000:]...)
-	at := jsonscan.Split(odd, bytes.IndexByte(odd, '[')+1, "}"+itemSep+"{")
+	at := splitAt(odd, bytes.IndexByte(odd, '[')+1, "}"+itemSep+"{")
 	if !bytes.HasPrefix(odd[at:], []byte(itemSep+"{\"b\"")) {
 		t.Fatalf("the split at %d is not inside an item (%q): the test does not test the fallback", at, odd[at:at+20])
 	}
@@ -476,20 +476,20 @@ func TestRecordRunStopsAtTheSplitLog(t *testing.T) {
 	first := len(`[{"id": 1, "title": "a"}`)
 	for _, stop := range []int{3, first - 1} { // inside the first record
 		s := jsonscan.Scanner{Data: data, Pos: 1}
-		var e jsonscan.Elems
+		var e bounds
 		var rs elems[Record]
 		if ended, ok := scanRun(logFormat, &s, &e, &rs, stop); ended || ok || s.Pos != first {
 			t.Errorf("stop %d inside the first record: ended %v, ok %v at %d; want neither, at %d (the first record's end)", stop, ended, ok, s.Pos, first)
 		}
 	}
 	s := jsonscan.Scanner{Data: data, Pos: 1}
-	var e jsonscan.Elems
+	var e bounds
 	var rs elems[Record]
 	if ended, ok := scanRun(logFormat, &s, &e, &rs, len(data)+10); ended || ok {
 		t.Errorf("stop past the array's end: ended %v, ok %v; want neither", ended, ok)
 	}
 	s = jsonscan.Scanner{Data: data, Pos: 1}
-	e, rs = jsonscan.Elems{}, elems[Record]{}
+	e, rs = bounds{}, elems[Record]{}
 	if ended, ok := scanRun(logFormat, &s, &e, &rs, first); !ended || !ok || e.N != 1 || s.Pos != first {
 		t.Errorf("stop at the first record's end: ended %v, ok %v, %d records at %d; want ended there with one", ended, ok, e.N, s.Pos)
 	}
@@ -557,20 +557,20 @@ func TestItemRunStopsAtTheSplitBoard(t *testing.T) {
 	first := len(`[{"dispatchId": 1, "title": "a"}`)
 	for _, stop := range []int{3, first - 1} { // inside the first item
 		s := jsonscan.Scanner{Data: data, Pos: 1}
-		var e jsonscan.Elems
+		var e bounds
 		var is elems[Item]
 		if ended, ok := scanRun(boardFormat, &s, &e, &is, stop); ended || ok || s.Pos != first {
 			t.Errorf("stop %d inside the first item: ended %v, ok %v at %d; want neither, at %d (the first item's end)", stop, ended, ok, s.Pos, first)
 		}
 	}
 	s := jsonscan.Scanner{Data: data, Pos: 1}
-	var e jsonscan.Elems
+	var e bounds
 	var is elems[Item]
 	if ended, ok := scanRun(boardFormat, &s, &e, &is, len(data)+10); ended || ok {
 		t.Errorf("stop past the array's end: ended %v, ok %v; want neither", ended, ok)
 	}
 	s = jsonscan.Scanner{Data: data, Pos: 1}
-	e, is = jsonscan.Elems{}, elems[Item]{}
+	e, is = bounds{}, elems[Item]{}
 	if ended, ok := scanRun(boardFormat, &s, &e, &is, first); !ended || !ok || e.N != 1 || s.Pos != first {
 		t.Errorf("stop at the first item's end: ended %v, ok %v, %d items at %d; want ended there with one", ended, ok, e.N, s.Pos)
 	}
@@ -578,7 +578,7 @@ func TestItemRunStopsAtTheSplitBoard(t *testing.T) {
 
 // The fast scan of an append (collect false) allocates nothing on a log
 // too small to be split: neither its Scanner nor what it takes of the
-// records escapes to the heap through jsonscan's readers (Elems.Next,
+// records escapes to the heap through jsonscan's readers (bounds,
 // Scanner.Object, which takes a closure).
 func TestScanAllocatesNothingLog(t *testing.T) {
 	data := benchLog(50)
@@ -610,7 +610,7 @@ func TestScanByKeyAllocatesNothingLog(t *testing.T) {
 
 // The fast scan of an open (collect false) allocates nothing on a board
 // too small to be split: neither its Scanner nor what it takes of the
-// items escapes to the heap through jsonscan's readers (Elems.Next,
+// items escapes to the heap through jsonscan's readers (bounds,
 // Scanner.Object, which takes a closure).
 func TestScanAllocatesNothingBoard(t *testing.T) {
 	data := benchBoard(50)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package jsonscan
+package jsondoc
 
 import (
 	"os"
@@ -42,7 +42,7 @@ func mappedCut(t *testing.T) []byte {
 func TestGoTurnsAFaultInDataIntoNotSure(t *testing.T) {
 	data := mappedCut(t)
 	var sum byte
-	wait := Go(data, func() bool {
+	wait := goGuarded(data, func() bool {
 		for _, c := range data[len(data)-4096:] {
 			sum += c
 		}
@@ -57,14 +57,14 @@ func TestGoTurnsAFaultInDataIntoNotSure(t *testing.T) {
 // not the caller's mapping cut short, so Go does not swallow it as "not
 // sure": the process crashes (seen from a child process).
 func TestGoLetsAFaultOutsideDataGoOn(t *testing.T) {
-	if os.Getenv("JSONSCAN_FAULT_CHILD") == "1" {
+	if os.Getenv("JSONDOC_FAULT_CHILD") == "1" {
 		data := mappedCut(t)
-		wait := Go(data[:1], func() bool { return data[len(data)-1] == 0 })
+		wait := goGuarded(data[:1], func() bool { return data[len(data)-1] == 0 })
 		wait()
 		return // only when the fault was swallowed
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestGoLetsAFaultOutsideDataGoOn$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "JSONSCAN_FAULT_CHILD=1")
+	cmd.Env = append(os.Environ(), "JSONDOC_FAULT_CHILD=1")
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "signal SIG") {
 		t.Fatalf("a fault outside data in Go's goroutine: the child exits %v; want it crashed on the fault:\n%s", err, out)
