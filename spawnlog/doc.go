@@ -14,11 +14,11 @@
 //
 // The document is internal/jsondoc's: reading and appending scale with the
 // file (bench: Growth) by its fast path, and encoding/json decides every
-// error and its message ([Parse]). An append reads the file by mapping it
-// where the FS can, through [locking.UpdateMapped], and writes the new
-// document as a splice (a new head, the old records' bytes as read, and the
-// new record); a document of another shape is written whole by encode, the
-// spawn-log's one write.
+// error and its message ([Parse]). The spawn-log's one write is [Append]
+// (with [AppendPrepared]): it reads the file by mapping it where the FS
+// can, through [locking.UpdateMapped], and writes the new document as a
+// splice (a new head, the old records' bytes as read, and the new record);
+// a document of another shape is encoded whole.
 //
 // A spawn-log that does not parse, or has a version this package does not
 // know, is never overwritten: [Append] fails with a *CorruptError naming the
