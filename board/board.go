@@ -1,14 +1,13 @@
 package board
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/jsondoc"
 	"github.com/pa-toolkit/pa/internal/jsonwords"
 	"github.com/pa-toolkit/pa/vfs"
 )
@@ -72,6 +71,32 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // Is makes errors.Is(err, ErrCorrupt) true.
 func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 
+// format is the board's document for jsondoc: the fields in the order
+// encode writes them.
+var format = &jsondoc.Format[Item]{
+	Version: Version, Array: "items", Elem: "item",
+	Fields:    []jsondoc.Field{{Name: "dispatchId", Int: true}, {Name: "title"}, {Name: "addedAt"}},
+	NewHeader: func() jsondoc.Header { return new(document) },
+	From:      func(v jsondoc.Values) Item { return Item{DispatchID: v.Ints[0], Title: v.Strs[1], AddedAt: v.Strs[2]} },
+	Key:       func(it Item) int { return it.DispatchID },
+	Corrupt:   func(name string, err error) error { return &CorruptError{Path: name, Err: err} },
+	CheckKey: func(id int) error {
+		if id < 1 {
+			return errNoDispatchID
+		}
+		return nil
+	},
+}
+
+// errNoDispatchID is an item's error when its dispatchId is not one.
+var errNoDispatchID = errors.New("no integer dispatchId of at least 1")
+
+// Parts gives the document's parts to jsondoc (a board has no next
+// integer).
+func (d *document) Parts() (version, next *int, elems []json.RawMessage) {
+	return d.Version, nil, d.Items
+}
+
 // Parse reads the bytes of the board name. It returns a *CorruptError when
 // they are not one JSON object of a known version with an "items" array of
 // objects that each have an integer "dispatchId" of at least 1. The Board
@@ -80,60 +105,21 @@ func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 //
 // The semantics are encoding/json's (keys matched to fields without regard
 // to case, the last of duplicate keys kept, no unknown key at the top
-// level). The common shape, as pa writes it, is read by a hand-written
-// scan; anything else, and every error, is decided by encoding/json.
+// level): see internal/jsondoc, whose fast path reads the common shape.
 func Parse(name string, data []byte) (Board, error) {
-	if s, ok := scan(data, true, 0); ok {
-		return Board{Items: s.list, raw: s.raw}, nil
+	d, err := jsondoc.Parse(format, name, data)
+	if err != nil {
+		return Board{}, err
 	}
-	return parseExact(name, data)
-}
-
-// parseExact is Parse by encoding/json alone: it decides every error and
-// its message.
-func parseExact(name string, data []byte) (Board, error) {
-	corrupt := func(err error) (Board, error) { return Board{}, &CorruptError{Path: name, Err: err} }
-	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
-		// White space alone (or nothing) is empty, as the decoder would
-		// say, but without its buffer taking a copy of all of it first.
-		return corrupt(io.EOF)
-	}
-	var doc document
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
-		return corrupt(err)
-	}
-	switch {
-	case len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0: // even a lone '}', which dec.More does not see
-		return corrupt(errors.New("data after the JSON object"))
-	case doc.Version == nil:
-		return corrupt(errors.New(`no "version"`))
-	case *doc.Version != Version:
-		return corrupt(fmt.Errorf("unknown version %d (this pa knows %d)", *doc.Version, Version))
-	case doc.Items == nil:
-		return corrupt(errors.New(`no "items" array`))
-	}
-	b := Board{raw: doc.Items}
-	for i, raw := range doc.Items {
-		var it Item
-		if err := json.Unmarshal(raw, &it); err != nil {
-			return corrupt(jsonwords.In(fmt.Sprintf("item %d", i), err))
-		}
-		if it.DispatchID < 1 {
-			return corrupt(fmt.Errorf("item %d: no integer dispatchId of at least 1", i))
-		}
-		b.Items = append(b.Items, it)
-	}
-	return b, nil
+	return Board{Items: d.Elems, raw: d.Raw}, nil
 }
 
 // Read reads agent's board (without any lock: the board is written by a
 // rename, so a reader sees one whole version). A missing board is empty.
-// The file is mapped where the FS can, as spawnlog.Read maps the
-// spawn-log: a board that does not parse is refused without being read
+// The file is mapped where the FS can (jsondoc.Read), as spawnlog.Read maps
+// the spawn-log: a board that does not parse is refused without being read
 // into memory whole, and the bytes a parsed board keeps are copied out of
-// the mapping (vfs.Detach) before it is released.
+// the mapping before it is released.
 // Errors: an *estate.AgentError, a *CorruptError, a *fs.PathError wrapping
 // vfs.ErrChanged when the mapped board was cut short while it was parsed
 // or copied out, the FS's.
@@ -141,29 +127,14 @@ func Read(fsys vfs.FS, agent string) (Board, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return Board{}, err
 	}
-	name := estate.BoardPath(agent)
-	data, release, _, err := vfs.MapFile(fsys, name)
+	d, err := jsondoc.Read(format, fsys, estate.BoardPath(agent))
 	if errors.Is(err, fs.ErrNotExist) {
 		return Board{}, nil
 	}
 	if err != nil {
 		return Board{}, err
 	}
-	defer release()
-	var b Board
-	err = vfs.GuardMapped(name, data, func() (err error) {
-		if b, err = Parse(name, data); err != nil {
-			return err
-		}
-		afterParse()
-		// The copy reads the mapping too: a cut meanwhile faults here.
-		b.raw = vfs.Detach(b.raw, data)
-		return nil
-	})
-	if err != nil {
-		return Board{}, err
-	}
-	return b, nil
+	return Board{Items: d.Elems, raw: d.Raw}, nil
 }
 
 // Has reports whether the dispatch id is on the board. It looks at every
@@ -178,23 +149,17 @@ func (b Board) Has(id int) bool {
 	return false
 }
 
-// add puts it on the board unless its dispatch is there already.
-func (b *Board) add(it Item) {
-	if b.Has(it.DispatchID) {
-		return
-	}
-	raw, err := json.Marshal(it)
-	if err != nil {
-		panic(err) // strings and ints always marshal
-	}
-	b.Items = append(b.Items, it)
-	b.raw = append(b.raw, raw)
-}
+// encode writes the board as its document, indented, with a final
+// newline: the board's one write (jsondoc's splice writes the same bytes
+// for an item added to a board encode wrote).
+func (b Board) encode() []byte { return encode(b.raw) }
 
-// encode writes the board as its document, indented, with a final newline.
-func (b Board) encode() []byte {
+// encodeDoc is encode for jsondoc.Edit.Append.
+func encodeDoc(d jsondoc.Doc[Item]) []byte { return encode(d.Raw) }
+
+// encode writes the board document with the items raw.
+func encode(raw []json.RawMessage) []byte {
 	v := Version
-	raw := b.raw
 	if raw == nil {
 		raw = []json.RawMessage{}
 	}
@@ -205,6 +170,25 @@ func (b Board) encode() []byte {
 	return append(out, '\n')
 }
 
-// afterParse is called by Read once the mapped file is parsed, before its
-// kept bytes are copied out: a test cuts the file there.
-var afterParse = func() {}
+// ReadForAdd reads agent's board once for adding the item of the dispatch
+// id, under the spawn-log lock (as `pa dispatch open` does before its
+// commit), and checks it: it returns add, which gives the new board in
+// parts for that item (the board as it is when the dispatch is on it
+// already), to write with locking.Hold.WriteFenced. A missing board is
+// empty. The board is mapped where the FS can: the parts may be slices of
+// the mapping, valid until release is called (release is never nil, also
+// on an error). The parts are a splice onto the board as read for the
+// common shape (the items' bytes as they are, then the new one: what
+// encode writes for a board encode wrote), else encode's whole board, the
+// board's one write. Errors: an *estate.AgentError, a *CorruptError (the
+// board does not parse), a *fs.PathError wrapping vfs.ErrChanged, the FS's.
+func ReadForAdd(fsys vfs.FS, agent string, id int) (add func(Item) [][]byte, release func(), err error) {
+	if err := estate.ValidateAgent(agent); err != nil {
+		return nil, func() {}, err
+	}
+	ed, release, err := jsondoc.ReadForEdit(format, fsys, estate.BoardPath(agent), id)
+	if err != nil {
+		return nil, release, err
+	}
+	return func(it Item) [][]byte { return ed.Append(it, 0, encodeDoc) }, release, nil
+}

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pa-toolkit/pa/internal/jsondoc"
 )
 
 // printable reports whether s holds nothing a terminal should not be
@@ -62,4 +65,42 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) = %+v, whose encoding parses as %+v, %v", data, b, again, err)
 		}
 	})
+}
+
+// TestAddIsEncode: an item added by the splice onto a board encode wrote
+// (jsondoc's fast path, as `pa dispatch open` adds it) is byte for byte
+// what encode writes for the board with the item, and an item already on
+// the board leaves its bytes as they are.
+func TestAddIsEncode(t *testing.T) {
+	items := []Item{
+		{DispatchID: 1, Title: "first", AddedAt: "2026-11-29T15:42:59.123Z"},
+		{DispatchID: 2, Title: "<b>fish & chips</b>", AddedAt: "2026-11-29T15:43:00.000Z"},
+		{DispatchID: 9, Title: "line\nbreak \"quoted\" \\ \u2028 \x01 \u00e9 \U0001F600", AddedAt: "\u2029\x7f"},
+	}
+	var data []byte
+	exists := false
+	var want Board
+	for i, it := range items {
+		ed, err := jsondoc.Prepare(format, "b", data, exists, it.DispatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := bytes.Join(ed.Append(it, 0, encodeDoc), nil)
+		raw, err := json.Marshal(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.raw = append(want.raw, raw)
+		if !bytes.Equal(got, want.encode()) {
+			t.Fatalf("add %d: the splice writes\n%s\nencode writes\n%s", i, got, want.encode())
+		}
+		data, exists = got, true
+	}
+	ed, err := jsondoc.Prepare(format, "b", data, true, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := bytes.Join(ed.Append(items[1], 0, encodeDoc), nil); !bytes.Equal(again, data) {
+		t.Errorf("adding an item on the board already writes\n%s\nwant\n%s", again, data)
+	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/internal/display"
 	"github.com/pa-toolkit/pa/locking"
 )
@@ -87,7 +87,7 @@ func skewedBoardCheck(t *testing.T, s *site) {
 		lock := lockJSON(live, s.hostname(), true, "00112233445566778899aabb", c.at)
 		s.writeRaw(t, lockName, lock)
 		s.chtimes(t, lockName, c.file)
-		probs := s.lockHeld(t, board.CheckOptions{})
+		probs := s.lockHeld(t, dispatch.CheckOptions{})
 		reported := len(probs) == 1
 		if want := c.ageMin > locking.DefaultStaleWindow; reported != want || len(probs) > 1 {
 			t.Errorf("%s: problems %+v; want a lock-held problem: %v", c.name, probs, want)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -104,20 +104,31 @@ func equalSteps(a, b []locking.Step) bool {
 
 // lockHeld runs board check on the site's agent and returns its lock-held
 // problems only (the records written here are not on a board).
-func (s *site) lockHeld(t *testing.T, o board.CheckOptions) []board.Problem {
+func (s *site) lockHeld(t *testing.T, o dispatch.CheckOptions) []dispatch.Problem {
 	t.Helper()
 	if o.Lock.Host == nil {
 		o.Lock.Host = s.me()
 	}
-	probs, err := board.Check(s.fs, agent, o)
+	probs, err := dispatch.Check(s.fs, agent, o)
 	if err != nil {
 		t.Fatalf("board check: %v", err)
 	}
-	var out []board.Problem
+	var out []dispatch.Problem
 	for _, p := range probs {
-		if p.Kind == board.KindLockHeld {
+		if p.Kind == dispatch.KindLockHeld {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// paAt is how the commands pa's messages name start in the estate root: pa
+// --home ROOT, ROOT as one word for a POSIX shell (in single quotes when it
+// holds anything but letters, digits and -_.,:@%+=/). The suite writes the
+// words it expects itself rather than take them from pa.
+func paAt(root string) string {
+	if root != "" && strings.Trim(root, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:@%+=/") == "" {
+		return "pa --home " + root
+	}
+	return "pa --home '" + strings.ReplaceAll(root, "'", `'\''`) + "'"
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
@@ -30,7 +30,7 @@ func stalledHolderKeepsLock(t *testing.T, s *site) {
 	lock := s.readRaw(t, lockName)
 	later := func() time.Time { return time.Now().Add(2 * time.Minute) }
 
-	probs := s.lockHeld(t, board.CheckOptions{Lock: locking.Options{Now: later}})
+	probs := s.lockHeld(t, dispatch.CheckOptions{Lock: locking.Options{Now: later}})
 	if len(probs) != 1 || probs[0].Holder.PID != h.pid() || probs[0].Holder.State != "alive" {
 		t.Fatalf("board check past the stale window: %+v; want the live holder (pid %d) reported", probs, h.pid())
 	}
@@ -112,7 +112,7 @@ func openTimesOutNamingHolder(t *testing.T, s *site) {
 			t.Errorf("line %q; want it to lead with %q", r.stderr, lead)
 		}
 		contains(t, r.stderr, "(alive, age ", "): gave up after 1s; ",
-			board.Program(s.root)+" dispatch unlock --force --agent "+ag+",",
+			paAt(s.root)+" dispatch unlock --force --agent "+ag+",",
 			"only once the holder's process is gone or stuck, never while it still runs")
 		if after := estatetest.Snapshot(t, s.root); !maps.Equal(before, after) {
 			t.Errorf("the estate changed:\nbefore %q\nafter  %q", before, after)

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/pa-toolkit/pa/board"
 )
 
 // R43 through the real binary: `pa dispatch open` killed after its commit
@@ -57,7 +55,7 @@ func paOpenKilledAfterOpen(t *testing.T, s *site) {
 	}
 	r = s.pa(t, "dispatch", "open", "--agent", agent, "--wait", "0")
 	if r.code != 2 || !strings.HasPrefix(r.stderr, "pa: agents/demo/spawn-log.json.lock is an empty lock (0 bytes, age ") ||
-		!strings.Contains(r.stderr, board.Program(s.root)+" dispatch unlock --force --agent demo") {
+		!strings.Contains(r.stderr, paAt(s.root)+" dispatch unlock --force --agent demo") {
 		t.Fatalf("the next open: exit %d, stderr %q; want exit 2 naming the empty lock and --force", r.code, r.stderr)
 	}
 	if r := s.pa(t, "dispatch", "unlock", "--force", "--agent", agent); r.code != 0 {

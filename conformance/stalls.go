@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -51,7 +51,7 @@ func stalledBreakerBlocksOthers(t *testing.T, s *site) {
 	if waited := time.Since(start); waited < o.UnlockBusyWait {
 		t.Errorf("unlock gave up after %v; want its busy-wait (%v)", waited, o.UnlockBusyWait)
 	}
-	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: stallStale}); len(probs) != 1 || probs[0].Holder.PID != dead {
+	if probs := s.lockHeld(t, dispatch.CheckOptions{StaleWindow: stallStale}); len(probs) != 1 || probs[0].Holder.PID != dead {
 		t.Fatalf("board check: %+v; want the dead holder's lock reported", probs)
 	}
 	outlastWindows(pausedAt)
@@ -132,7 +132,7 @@ func stalledReleaser(t *testing.T, s *site) {
 	for _, w := range []string{"w1", "w2"} {
 		s.mustWrite(t, w, short(s.me()))
 	}
-	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: stallStale}); len(probs) != 0 {
+	if probs := s.lockHeld(t, dispatch.CheckOptions{StaleWindow: stallStale}); len(probs) != 0 {
 		t.Fatalf("board check: %+v; want no lock held (no lock under the name)", probs)
 	}
 	gate := newGate(locking.StepHoldRead)
@@ -183,7 +183,7 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 	for _, w := range []string{"w1", "w2"} {
 		s.mustWrite(t, w, short(s.me()))
 	}
-	if probs := s.lockHeld(t, board.CheckOptions{StaleWindow: stallStale}); len(probs) != 0 {
+	if probs := s.lockHeld(t, dispatch.CheckOptions{StaleWindow: stallStale}); len(probs) != 0 {
 		t.Fatalf("board check: %+v; want no lock held (no lock under the name)", probs)
 	}
 	gate := newGate(locking.StepCommitFenced)

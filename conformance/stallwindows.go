@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -67,7 +67,7 @@ func (s *site) reportedPastStale(t *testing.T, pid int) {
 	}
 	waitUntil(since.Add(stallStale + 10*time.Millisecond))
 
-	probs := s.lockHeld(t, board.CheckOptions{StaleWindow: stallStale})
+	probs := s.lockHeld(t, dispatch.CheckOptions{StaleWindow: stallStale})
 	if len(probs) != 1 || probs[0].Holder.PID != pid || probs[0].Holder.State != locking.StateAlive.String() {
 		t.Fatalf("board check with a %v stale window: %+v; want the lock of pid %d reported, alive", stallStale, probs, pid)
 	}

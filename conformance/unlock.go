@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
@@ -135,7 +134,7 @@ func unlockRefuses(t *testing.T, s *site) {
 			}
 			wantErr := "pa: agents/demo/spawn-log.json.lock " + h.lead
 			if !strings.HasPrefix(r.stderr, wantErr) || strings.Count(r.stderr, "\n") != 1 ||
-				!strings.Contains(r.stderr, ": not removed; clear it with "+board.Program(s.root)+" dispatch unlock --force --agent demo, "+forceWhen+"\n") {
+				!strings.Contains(r.stderr, ": not removed; clear it with "+paAt(s.root)+" dispatch unlock --force --agent demo, "+forceWhen+"\n") {
 				t.Errorf("stderr %q; want one line leading with %q and naming --force and when", r.stderr, wantErr)
 			}
 			if after := estatetest.Snapshot(t, s.root); !maps.Equal(before, after) {

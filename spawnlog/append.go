@@ -3,10 +3,12 @@ package spawnlog
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/jsondoc"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
 )
@@ -67,7 +69,7 @@ func Append(ctx context.Context, fsys vfs.FS, agent, title string, then AfterApp
 // then does for Append. It is how `pa dispatch open` reads and checks the
 // board once per hold, while the spawn-log's temp file is written and
 // before its fence and rename, and writes the board from that one read
-// (board.OpenDispatch). Errors: Append's, and prepare's (nothing
+// (dispatch.Open). Errors: Append's, and prepare's (nothing
 // committed).
 func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepare Prepare, opts locking.Options) (Record, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
@@ -163,26 +165,26 @@ func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepa
 }
 
 // appendParts gives r its id from the spawn-log read (current; exists false:
-// none yet) and returns the new document in parts: a splice onto current
-// when the fast scan reads it, else the exact parse and a whole encode.
+// none yet) and returns the new document in parts (jsondoc.Edit.Append: a
+// splice onto current when the fast path reads it, else a whole encode).
 func appendParts(name string, current []byte, exists bool, r *Record) ([][]byte, error) {
-	s, fast := scanned{nextID: 1}, true
-	if exists {
-		s, fast = scan(current, false)
-	}
-	if fast {
-		if err := nextFree(s.nextID); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		r.ID = s.nextID
-		return splice(current, s, *r, s.nextID+1), nil
-	}
-	log, err := parseExact(name, current)
+	ed, err := jsondoc.Prepare(format, name, current, exists, 0)
 	if err != nil {
 		return nil, err
 	}
-	if *r, err = log.appendRecord(*r); err != nil {
+	next := max(ed.MaxKey()+1, ed.Next(), 1)
+	if err := nextFree(next); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return [][]byte{log.encode()}, nil
+	r.ID = next
+	return ed.Append(*r, next+1, encodeDoc), nil
+}
+
+// nextFree returns ErrNoIDLeft (with next) when next is the largest int:
+// giving it would leave no id after it (next+1 wraps around).
+func nextFree(next int) error {
+	if next == math.MaxInt {
+		return fmt.Errorf("nextId is %d, the largest integer: %w", next, ErrNoIDLeft)
+	}
+	return nil
 }

@@ -12,14 +12,13 @@
 // it, then a sync of the folder. Ids are allocated under that lock from
 // nextId, so they are distinct forever, even across records removed by hand.
 //
-// Reading and appending scale with the file (bench: Growth): the common
-// shape, as pa writes it, is read by a hand-written scan (internal/jsonscan)
-// that never decides an error itself, and anything else by encoding/json,
-// which decides every error and its message ([Parse]); a large array is
-// scanned in two halves at once, with one reader's result. An append reads
-// the file by mapping it where the FS can, and writes the new document as
-// a splice, through [locking.UpdateMapped]: a new head, the old records'
-// bytes as read (no copy, no re-encoding), and the new record.
+// The document is internal/jsondoc's: reading and appending scale with the
+// file (bench: Growth) by its fast path, and encoding/json decides every
+// error and its message ([Parse]). The spawn-log's one write is [Append]
+// (with [AppendPrepared]): it reads the file by mapping it where the FS
+// can, through [locking.UpdateMapped], and writes the new document as a
+// splice (a new head, the old records' bytes as read, and the new record);
+// a document of another shape is encoded whole.
 //
 // A spawn-log that does not parse, or has a version this package does not
 // know, is never overwritten: [Append] fails with a *CorruptError naming the

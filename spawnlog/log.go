@@ -1,14 +1,12 @@
 package spawnlog
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 
-	"github.com/pa-toolkit/pa/internal/jsonwords"
+	"github.com/pa-toolkit/pa/internal/jsondoc"
 )
 
 // Version is the version of the spawn-log document this package reads and
@@ -53,12 +51,40 @@ type document struct {
 	Records []json.RawMessage `json:"records"`
 }
 
-// The parse errors a *CorruptError wraps, besides encoding/json's.
-var (
-	errTrailing  = errors.New("data after the JSON object")
-	errNoVersion = errors.New(`no "version"`)
-	errNoRecords = errors.New(`no "records" array`)
-)
+// format is the spawn-log's document for jsondoc: the fields in the order
+// encode writes them.
+var format = &jsondoc.Format[Record]{
+	Version: Version, Next: "nextId", Array: "records", Elem: "record",
+	Fields: []jsondoc.Field{
+		{Name: "id", Int: true}, {Name: "agent"}, {Name: "title"},
+		{Name: "openedAt"}, {Name: "pid", Int: true}, {Name: "hostname"},
+	},
+	NewHeader: func() jsondoc.Header { return new(document) },
+	From: func(v jsondoc.Values) Record {
+		return Record{ID: v.Ints[0], Agent: v.Strs[1], Title: v.Strs[2], OpenedAt: v.Strs[3], PID: v.Ints[4], Hostname: v.Strs[5]}
+	},
+	Key:      func(r Record) int { return r.ID },
+	Corrupt:  func(name string, err error) error { return &CorruptError{Path: name, Err: err} },
+	CheckKey: checkID,
+}
+
+// Parts gives the document's parts to jsondoc.
+func (d *document) Parts() (version, next *int, elems []json.RawMessage) {
+	return d.Version, d.NextID, d.Records
+}
+
+// checkID says why id cannot be a record's id: below 1, or the largest
+// integer (so that no next id could follow it).
+func checkID(id int) error {
+	switch {
+	case id < 1:
+		return errors.New("no integer id of at least 1")
+	case id == math.MaxInt:
+		// id+1 would wrap around to a negative id.
+		return fmt.Errorf("id %d is the largest integer, so no id can follow it", id)
+	}
+	return nil
+}
 
 // Parse reads the bytes of the spawn-log name. It returns a *CorruptError
 // (naming name) when they are not one JSON object of a known version with a
@@ -70,88 +96,32 @@ var (
 //
 // The semantics are encoding/json's (keys matched to fields without regard
 // to case, the last of duplicate keys kept, no unknown key at the top
-// level). The common shape, as pa writes it, is read by a hand-written
-// scan; anything else, and every error, is decided by encoding/json.
+// level): see internal/jsondoc, whose fast path reads the common shape.
 func Parse(name string, data []byte) (Log, error) {
-	if s, ok := scan(data, true); ok {
-		return Log{NextID: s.nextID, Records: s.list, raw: s.raw}, nil
-	}
-	return parseExact(name, data)
-}
-
-// parseExact is Parse by encoding/json alone: it decides every error and
-// its message.
-func parseExact(name string, data []byte) (Log, error) {
-	corrupt := func(err error) (Log, error) { return Log{}, &CorruptError{Path: name, Err: err} }
-	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
-		// White space alone (or nothing) is empty, as the decoder would
-		// say, but without its buffer taking a copy of all of it first.
-		return corrupt(io.EOF)
-	}
-	var doc document
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
-		return corrupt(err)
-	}
-	if len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0 {
-		return corrupt(errTrailing) // even a lone '}', which dec.More does not see
-	}
-	if doc.Version == nil {
-		return corrupt(errNoVersion)
-	}
-	if *doc.Version != Version {
-		return corrupt(fmt.Errorf("unknown version %d (this pa knows %d)", *doc.Version, Version))
-	}
-	if doc.Records == nil {
-		return corrupt(errNoRecords)
-	}
-	log := Log{raw: doc.Records}
-	for i, raw := range doc.Records {
-		var r Record
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return corrupt(jsonwords.In(fmt.Sprintf("record %d", i), err))
-		}
-		if r.ID < 1 {
-			return corrupt(fmt.Errorf("record %d: no integer id of at least 1", i))
-		}
-		if r.ID == math.MaxInt {
-			// r.ID+1 would wrap around to a negative id.
-			return corrupt(fmt.Errorf("record %d: id %d is the largest integer, so no id can follow it", i, r.ID))
-		}
-		log.Records = append(log.Records, r)
-		log.NextID = max(log.NextID, r.ID+1)
-	}
-	if doc.NextID != nil {
-		log.NextID = max(log.NextID, *doc.NextID)
-	}
-	log.NextID = max(log.NextID, 1)
-	return log, nil
-}
-
-// appendRecord allocates the next id to r, adds it to the log and returns
-// the record as added. It returns ErrNoIDLeft, and changes nothing, when
-// NextID is the largest integer: NextID+1 would wrap around.
-func (l *Log) appendRecord(r Record) (Record, error) {
-	if err := nextFree(l.NextID); err != nil {
-		return Record{}, err
-	}
-	r.ID = l.NextID
-	l.NextID++
-	b, err := json.Marshal(r)
+	d, err := jsondoc.Parse(format, name, data)
 	if err != nil {
-		panic(err) // strings and ints always marshal
+		return Log{}, err
 	}
-	l.Records = append(l.Records, r)
-	l.raw = append(l.raw, b)
-	return r, nil
+	return fromDoc(d), nil
 }
 
-// encode writes the log as its document, indented, with a final newline.
-func (l *Log) encode() []byte {
+// fromDoc is the Log of a parsed document: its next id is above every id
+// and at least the document's nextId and 1.
+func fromDoc(d jsondoc.Doc[Record]) Log {
+	return Log{NextID: max(d.MaxKey+1, d.Next, 1), Records: d.Elems, raw: d.Raw}
+}
+
+// encode writes the log as its document, indented, with a final newline:
+// the spawn-log's one write (jsondoc's splice writes the same bytes for a
+// record appended to a document encode wrote).
+func (l *Log) encode() []byte { return encode(l.NextID, l.raw) }
+
+// encodeDoc is encode for jsondoc.Edit.Append.
+func encodeDoc(d jsondoc.Doc[Record]) []byte { return encode(d.Next, d.Raw) }
+
+// encode writes the document with nextId next and the records raw.
+func encode(next int, raw []json.RawMessage) []byte {
 	v := Version
-	next := l.NextID
-	raw := l.raw
 	if raw == nil {
 		raw = []json.RawMessage{}
 	}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/jsondoc"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -12,7 +13,7 @@ import (
 // reader sees one whole version). A spawn-log that does not exist yet is an
 // empty log with NextID 1.
 //
-// The file is mapped where the FS can (vfs.MapFile), so that a file that
+// The file is mapped where the FS can (jsondoc.Read, vfs.MapFile), so that a file that
 // does not parse is refused without being read into memory whole (a
 // spawn-log of gigabytes of garbage costs a board check no more than its
 // first bytes); the bytes a parsed log keeps are copied out of the mapping
@@ -26,31 +27,12 @@ func Read(fsys vfs.FS, agent string) (Log, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return Log{}, err
 	}
-	name := estate.SpawnLogPath(agent)
-	data, release, _, err := vfs.MapFile(fsys, name)
+	d, err := jsondoc.Read(format, fsys, estate.SpawnLogPath(agent))
 	if errors.Is(err, fs.ErrNotExist) {
 		return Log{NextID: 1}, nil
 	}
 	if err != nil {
 		return Log{}, err
 	}
-	defer release()
-	var log Log
-	err = vfs.GuardMapped(name, data, func() (err error) {
-		if log, err = Parse(name, data); err != nil {
-			return err
-		}
-		afterParse()
-		// The copy reads the mapping too: a cut meanwhile faults here.
-		log.raw = vfs.Detach(log.raw, data)
-		return nil
-	})
-	if err != nil {
-		return Log{}, err
-	}
-	return log, nil
+	return fromDoc(d), nil
 }
-
-// afterParse is called by Read once the mapped file is parsed, before its
-// kept bytes are copied out: a test cuts the file there.
-var afterParse = func() {}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
@@ -60,12 +60,14 @@ Example:
 // kindOutside is the kind of problem, in --json, of an agent folder that
 // leads out of the estate (a symbolic link to outside it): pa reads nothing
 // there, so nothing else of that agent is checked.
-const kindOutside board.Kind = "outside-estate"
+const kindOutside dispatch.Kind = "outside-estate"
 
-// jsonProblem is one problem in --json.
+// jsonProblem is one problem in --json: the problem's data, then the
+// command that clears it (problemCommand) and its line.
 type jsonProblem struct {
-	board.Problem
-	Line string `json:"line"`
+	dispatch.Problem
+	Command string `json:"command,omitempty"`
+	Line    string `json:"line"`
 }
 
 // Run checks one agent, or every agent of the estate.
@@ -111,7 +113,7 @@ func (c *checkCmd) validate() error {
 	return nil
 }
 
-// check runs board.Check on each agent.
+// check runs dispatch.Check on each agent.
 func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 	lines, problems := []string{}, []jsonProblem{}
 	fsys, closeFS, err := g.openEstate(false)
@@ -147,12 +149,12 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 // checkOne checks one agent of fsys: its problems, each with its line, or
 // an error that is bad input (exit 1): a bad agent name, or with --agent a
 // folder leading out of the estate. Any other error reading the agent's
-// files is one of its problems (board.UnreadableProblem, exit 2), like a
+// files is one of its problems (dispatch.UnreadableProblem, exit 2), like a
 // file that does not parse, so that the other agents go on.
 func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProblem, error) {
-	// Home puts --home into each problem's command (the --json "command");
-	// the line itself stays as the spec bounds it (see board.Problem.Line).
-	ps, err := board.Check(fsys, agent, board.CheckOptions{StaleWindow: c.StaleWindow, Home: g.home})
+	// Each problem's command names --home (the --json "command"); the
+	// line itself stays as the spec bounds it (see problemLine).
+	ps, err := dispatch.Check(fsys, agent, dispatch.CheckOptions{StaleWindow: c.StaleWindow})
 	var pe *fs.PathError
 	switch {
 	case c.Agent == "" && osfs.IsEscape(err) && errors.As(err, &pe):
@@ -160,23 +162,23 @@ func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProble
 		// agent: a problem of the estate (with --agent it is bad input,
 		// exit 1).
 		line := plainError(agent, err)
-		return []jsonProblem{{Problem: board.Problem{Kind: kindOutside, Agent: agent, Path: pe.Path,
+		return []jsonProblem{{Problem: dispatch.Problem{Kind: kindOutside, Agent: agent, Path: pe.Path,
 			Err: "leads out of the estate (a symbolic link to outside it?)"}, Line: line}}, nil
 	case errors.Is(err, estate.ErrInvalidAgent) || osfs.IsEscape(err):
 		return nil, err
 	case err != nil:
-		ps = append(ps, board.UnreadableProblem(fsys, agent, err))
+		ps = append(ps, dispatch.UnreadableProblem(fsys, agent, err))
 	}
 	out := make([]jsonProblem, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, jsonProblem{Problem: p, Line: p.Line()})
+		out = append(out, jsonProblem{Problem: p, Command: problemCommand(g.home, p), Line: problemLine(g.home, p)})
 	}
 	return out, nil
 }
 
 // withAgentFiles is agents (every agent, agentsOf) and, in name order among
 // them, every name under agents/ that an agent could have but that is no
-// folder and no symbolic link (a regular file, a named pipe): board.Check
+// folder and no symbolic link (a regular file, a named pipe): dispatch.Check
 // reports each as a file where an agent's folder should be, as board check
 // --agent does, so that every agent's check does not say ok over it.
 func withAgentFiles(fsys vfs.FS, agents []string) ([]string, error) {

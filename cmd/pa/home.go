@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/filekind"
 	"github.com/pa-toolkit/pa/internal/termsafe"
@@ -49,9 +48,9 @@ func (g *globals) resolve() error {
 }
 
 // program is how the commands a message names start: `pa`, or `pa --home
-// DIR` outside the default estate (board.Program). Valid once the estate is
+// DIR` outside the default estate (programFor). Valid once the estate is
 // opened.
-func (g *globals) program() string { return board.Program(g.home) }
+func (g *globals) program() string { return programFor(g.home) }
 
 // openEstate opens the estate's folder (--home, PA_HOME, or ~/.pa) as a
 // vfs.FS on the real OS; a pafault build may wrap it (fault_pafault.go).

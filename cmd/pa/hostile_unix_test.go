@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -230,7 +229,7 @@ func TestEveryAgentReportsAFolderLeadingOutOfTheEstate(t *testing.T) {
 func boardCheckNamesNoFile(t *testing.T, c binClass, home, kind, shown string) {
 	t.Helper()
 	line := "agents/demo/spawn-log.json.lock cannot be read: it is " + shown + ", not a lock; "
-	command := board.Program(home) + " dispatch unlock --force --agent demo" // the one unlock --force below runs
+	command := programFor(home) + " dispatch unlock --force --agent demo" // the one unlock --force below runs
 	switch kind {
 	case "directory":
 		line += "no pa dispatch unlock removes a directory: look at it and remove it by hand"

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/internal/display"
 	"github.com/pa-toolkit/pa/internal/lockview"
 	"github.com/pa-toolkit/pa/locking"
@@ -38,7 +37,7 @@ func (a advice) lock() string { return lockDisplay(a.agent) }
 // unlock is the unlock command for a holder in state: --force for any
 // holder not provably dead.
 func (a advice) unlock(state locking.State) string {
-	return board.UnlockCommand(a.home, a.agent, locking.Holder{State: state})
+	return unlockCommand(a.home, a.agent, locking.Holder{State: state})
 }
 
 // held is the lock and its holder: `<lock> held by pid 1234 on host "h"
@@ -56,8 +55,8 @@ func holder(h locking.Holder) string {
 }
 
 // forceOnlyWhen is the spec's sentence on when --force is right, as every
-// line of pa's that names --force says it (board's `pa board check` lines
-// say it too, in board.ForceWhen; a test pins the two the same).
+// line of pa's that names --force says it (the board check's lines, in
+// problem.go, too). It is written nowhere else.
 const forceOnlyWhen = "only once the holder's process is gone or stuck, never while it still runs"
 
 // clearWith names the command that clears a lock held by h and, for a

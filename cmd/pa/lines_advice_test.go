@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
@@ -49,9 +48,9 @@ func TestAdviceNamesTheEstate(t *testing.T) {
 		args   []string // --home, if any
 		prefix string   // how the commands start
 	}{
-		{"--home", explicit, nil, []string{"--home", explicit}, "pa --home " + board.ShellQuote(explicit)},
-		{"PA_HOME", filepath.Join(cwd, "rel"), []string{"PA_HOME=rel"}, nil, "pa --home " + board.ShellQuote(filepath.Join(cwd, "rel"))},
-		{"--home relative", filepath.Join(cwd, "rel2"), nil, []string{"--home", "rel2"}, "pa --home " + board.ShellQuote(filepath.Join(cwd, "rel2"))},
+		{"--home", explicit, nil, []string{"--home", explicit}, "pa --home " + shellWord(explicit)},
+		{"PA_HOME", filepath.Join(cwd, "rel"), []string{"PA_HOME=rel"}, nil, "pa --home " + shellWord(filepath.Join(cwd, "rel"))},
+		{"--home relative", filepath.Join(cwd, "rel2"), nil, []string{"--home", "rel2"}, "pa --home " + shellWord(filepath.Join(cwd, "rel2"))},
 		{"default", filepath.Join(user, ".pa"), nil, nil, "pa"},
 	}
 	for _, tc := range cases {
@@ -133,7 +132,7 @@ func TestUnlockInterruptedWhileWaiting(t *testing.T) {
 	var stdout, stderr strings.Builder
 	code := run(ctx, []string{"--home", home, "dispatch", "unlock", "--agent", "demo"}, &stdout, &stderr)
 	lead := fmt.Sprintf("pa: agents/demo/spawn-log.json.lock held by pid %d on host ", dead)
-	tail := "): interrupted while waiting for another breaker: nothing removed; run " + board.Program(home) + " dispatch unlock --agent demo again\n"
+	tail := "): interrupted while waiting for another breaker: nothing removed; run " + programFor(home) + " dispatch unlock --agent demo again\n"
 	if code != exitProblem || !strings.HasPrefix(stderr.String(), lead) || !strings.HasSuffix(stderr.String(), tail) || strings.Count(stderr.String(), "\n") != 1 {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %s...%s", code, stderr.String(), lead, tail)
 	}

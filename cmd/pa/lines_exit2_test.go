@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
@@ -97,12 +97,12 @@ func faultEstate(t *testing.T, nolinks bool, rules ...faultfs.Rule) (string, vfs
 	return dir, f
 }
 
-// openThrough runs board.OpenDispatch on fsys and turns its error into
+// openThrough runs dispatch.Open on fsys and turns its error into
 // open's line, as `pa dispatch open --wait 0` does.
 func openThrough(t *testing.T, fsys vfs.FS) exit2 {
 	t.Helper()
 	opts := locking.Options{Timeout: locking.NoWait}
-	rec, err := board.OpenDispatch(context.Background(), fsys, "demo", "t", opts)
+	rec, err := dispatch.Open(context.Background(), fsys, "demo", "t", opts)
 	if err == nil {
 		t.Fatalf("open went through (id %d); want it to fail", rec.ID)
 	}
@@ -148,13 +148,13 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			home := t.TempDir()
 			estatetest.WriteFile(t, home, lockPath, lockJSON(live, hostname(), time.Now()))
 			r := bin.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
-			return exit2{r.code, r.stderr}, board.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"open timeout, empty lock", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
 			estatetest.WriteFile(t, home, lockPath, "")
 			r := bin.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
-			return exit2{r.code, r.stderr}, board.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"open timeout, a dead holder kept by a live claim", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -162,7 +162,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			estatetest.WriteFile(t, home, lockPath, content)
 			estatetest.WriteFile(t, home, claimName(lockPath, content, hostname(), live), "{}")
 			r := bin.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
-			return exit2{r.code, r.stderr}, board.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"open interrupted, live holder", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -171,7 +171,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			cancel()
 			var stdout, stderr strings.Builder
 			code := run(ctx, []string{"--home", home, "dispatch", "open", "--agent", "demo", "--wait", "1m"}, &stdout, &stderr)
-			return exit2{code, stderr.String()}, board.Program(home)
+			return exit2{code, stderr.String()}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"open interrupted, the lock freed meanwhile", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -186,25 +186,25 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			}}
 			var stdout, stderr strings.Builder
 			code := run(ctx, []string{"--home", home, "dispatch", "open", "--agent", "demo", "--wait", "1m"}, &stdout, &stderr)
-			return exit2{code, stderr.String()}, board.Program(home)
+			return exit2{code, stderr.String()}, programFor(home)
 		}, "", free},
 		{"open, the board write failed after the commit", func(t *testing.T) (exit2, string) {
 			// A board that stops parsing while open waits is refused
 			// before anything is written (exit 1, open_exitcodes_test.go); one
 			// whose write fails after the commit is this line.
 			e := estatetest.New(t, estatetest.Classes[0])
-			failed := &board.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: fmt.Errorf("rename agents/demo/board/board.json.tmp-x: %w", syscall.EIO)}
+			failed := &dispatch.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: fmt.Errorf("rename agents/demo/board/board.json.tmp-x: %w", syscall.EIO)}
 			return lineOf(t, openError(e.FS, advice{pa: "pa", agent: "demo"}, time.Second, spawnlog.Record{ID: 7}, failed, locking.Options{})), "pa"
 		}, " board check --agent demo", ""},
 		{"open R24, no holder now", func(t *testing.T) (exit2, string) {
 			e := estatetest.New(t, estatetest.Classes[0])
-			lost := &board.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: locking.ErrLockLost}
+			lost := &dispatch.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: locking.ErrLockLost}
 			return lineOf(t, openError(e.FS, advice{pa: "pa", agent: "demo"}, time.Second, spawnlog.Record{ID: 7}, lost, locking.Options{})), "pa"
 		}, " board check --agent demo", ""},
 		{"open R24, a live holder now", func(t *testing.T) (exit2, string) {
 			e := estatetest.New(t, estatetest.Classes[0])
 			estatetest.WriteFile(t, e.Dir, lockPath, lockJSON(live, hostname(), time.Now()))
-			lost := &board.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: locking.ErrLockLost}
+			lost := &dispatch.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: locking.ErrLockLost}
 			return lineOf(t, openError(e.FS, advice{pa: "pa", agent: "demo"}, time.Second, spawnlog.Record{ID: 7}, lost, locking.Options{})), "pa"
 		}, " board check --agent demo", ""},
 		{"open landed, folder not synced", func(t *testing.T) (exit2, string) {
@@ -250,13 +250,13 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			home := t.TempDir()
 			estatetest.WriteFile(t, home, lockPath, lockJSON(live, hostname(), time.Now()))
 			r := bin.run(t, home, "dispatch", "unlock", "--agent", "demo")
-			return exit2{r.code, r.stderr}, board.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"unlock refused, empty lock, every agent", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
 			estatetest.WriteFile(t, home, lockPath, "")
 			r := bin.run(t, home, "dispatch", "unlock")
-			return exit2{r.code, r.stderr}, board.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --force --agent demo", ""},
 		{"unlock busy", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -264,7 +264,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			estatetest.WriteFile(t, home, lockPath, content)
 			estatetest.WriteFile(t, home, claimName(lockPath, content, hostname(), live), "{}")
 			r := bin.run(t, home, "dispatch", "unlock", "--agent", "demo")
-			return exit2{r.code, r.stderr}, board.Program(home)
+			return exit2{r.code, r.stderr}, programFor(home)
 		}, " dispatch unlock --agent demo", ""},
 		{"unlock interrupted", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -275,7 +275,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			cancel()
 			var stdout, stderr strings.Builder
 			code := run(ctx, []string{"--home", home, "dispatch", "unlock", "--agent", "demo"}, &stdout, &stderr)
-			return exit2{code, stderr.String()}, board.Program(home)
+			return exit2{code, stderr.String()}, programFor(home)
 		}, " dispatch unlock --agent demo", ""},
 		{"unlock, lock changed", func(t *testing.T) (exit2, string) {
 			home := t.TempDir()
@@ -287,7 +287,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			}}
 			var stderr strings.Builder
 			code := run(context.Background(), []string{"--home", home, "dispatch", "unlock", "--agent", "demo"}, stdout, &stderr)
-			return exit2{code, stderr.String()}, board.Program(home)
+			return exit2{code, stderr.String()}, programFor(home)
 		}, " dispatch unlock --agent demo", ""},
 		{"unlock, the lock cannot be read", func(t *testing.T) (exit2, string) {
 			dir, fsys := faultEstate(t, false, failLock(faultfs.OpOpenFile, syscall.EACCES))
@@ -313,7 +313,7 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 					t.Fatal(err)
 				}
 				r := bin.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
-				return exit2{r.code, r.stderr}, board.Program(home)
+				return exit2{r.code, r.stderr}, programFor(home)
 			}, "", byHand},
 			tc{"unlock forced, a directory under the lock name", func(t *testing.T) (exit2, string) {
 				dir, fsys := faultEstate(t, false)

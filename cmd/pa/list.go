@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
@@ -62,9 +62,9 @@ func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
 	records := []spawnlog.Record{}
 	for _, agent := range agents {
 		log, err := spawnlog.Read(fsys, agent)
-		if err != nil && board.IsUnreadable(err) && !osfs.IsEscape(err) {
+		if err != nil && dispatch.IsUnreadable(err) && !osfs.IsEscape(err) {
 			// A directory in its place, say: in board check's words.
-			return fail(exitUsage, "%s", board.UnreadableProblem(fsys, agent, err).Line())
+			return fail(exitUsage, "%s", problemLine(g.home, dispatch.UnreadableProblem(fsys, agent, err)))
 		}
 		if err != nil {
 			return fail(exitUsage, "%s", plainError(agent, err))

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
@@ -70,7 +71,7 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 
-	rec, err := board.OpenDispatch(ctx, fsys, c.Agent, c.Title, opts)
+	rec, err := dispatch.Open(ctx, fsys, c.Agent, c.Title, opts)
 	if err != nil {
 		return openError(fsys, g.adviceFor(c.Agent), c.Wait, rec, err, opts)
 	}
@@ -89,7 +90,7 @@ func titleNotUTF8() error {
 	return fail(exitUsage, "--title is not valid UTF-8: a spawn-log is JSON, which cannot hold those bytes as they are; nothing was written")
 }
 
-// openError turns an error of board.OpenDispatch into pa's line and exit
+// openError turns an error of dispatch.Open into pa's line and exit
 // code: 2 for the lock (held, lost, the wait interrupted, a file operation
 // of the lock that failed) and for a dispatch recorded but not on its board
 // or not synced (the line names its id: row R24), 1 for bad input. Every
@@ -97,21 +98,21 @@ func titleNotUTF8() error {
 // error carries, else the lock as read now: lockNow) and names one command.
 func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, err error, opts locking.Options) error {
 	agent := a.agent
-	var nb *board.NotOnBoardError
+	var nb *dispatch.NotOnBoardError
 	var ns *locking.NotSyncedError
 	switch {
 	case errors.As(err, &ns) && rec.ID != 0:
 		// Landed: the operator must not open it again.
 		return fail(exitProblem, "%sdispatch %d is recorded, but syncing the folder of %s failed: %s; do not open it again; %s dispatch list %s shows it",
-			then(a.now(fsys, opts).lead), rec.ID, estate.Display(agent, ns.Name), reason(agent, ns.Err), a.pa, board.AgentFlag(agent))
+			then(a.now(fsys, opts).lead), rec.ID, estate.Display(agent, ns.Name), reason(agent, ns.Err), a.pa, agentFlag(agent))
 	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
 		// Row R24: the fence before the board's rename found the lock
 		// taken from this writer; name whoever holds it now.
 		return fail(exitProblem, "%sthis writer's lock was lost before the board write: dispatch %d is in the spawn-log but not on the board; %s board check %s names it",
-			then(a.now(fsys, opts).lead), nb.DispatchID, a.pa, board.AgentFlag(agent))
+			then(a.now(fsys, opts).lead), nb.DispatchID, a.pa, agentFlag(agent))
 	case errors.As(err, &nb):
 		return fail(exitProblem, "%sdispatch %d is in %s but not on the board: %s; %s board check %s names it",
-			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), a.pa, board.AgentFlag(agent))
+			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), a.pa, agentFlag(agent))
 	case errors.Is(err, locking.ErrLockLost):
 		// Fenced out again and again until the wait ran out: name whoever
 		// holds the lock now.
@@ -135,10 +136,10 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	case lockFault(agent, err):
 		n := a.now(fsys, opts)
 		return fail(exitProblem, "%slock error: %s; nothing was written; %s", then(n.lead), reason(agent, err), n.or("the lock is free now, try again"))
-	case board.IsUnreadable(err) && !osfs.IsEscape(err):
+	case dispatch.IsUnreadable(err) && !osfs.IsEscape(err):
 		// The spawn-log or board cannot be read as a file (a directory in
 		// its place, say): bad input, in board check's words.
-		return fail(exitUsage, "%s", board.UnreadableProblem(fsys, agent, err).Line())
+		return fail(exitUsage, "%s", problemLine(a.home, dispatch.UnreadableProblem(fsys, agent, err)))
 	}
 	return a.lockError(err, wait)
 }

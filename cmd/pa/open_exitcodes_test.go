@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
@@ -85,7 +84,7 @@ func TestUnlockBusyExitsTwo(t *testing.T) {
 	before := estatetest.Snapshot(t, home)
 
 	r := c.run(t, home, "dispatch", "unlock", "--agent", "demo")
-	pa := board.Program(home)
+	pa := programFor(home)
 	lead := fmt.Sprintf("pa: agents/demo/spawn-log.json.lock held by pid %d on host ", dead)
 	tail := fmt.Sprintf("): not removed, pid %d (host %s, claim %s) is breaking it; run %s dispatch unlock --agent demo again\n",
 		live, locking.HostHash(hostname()), filepath.Base(claim), pa)
@@ -175,7 +174,7 @@ func TestUnlockOfALockThatChangedExitsTwo(t *testing.T) {
 				t.Fatalf("unlock never printed the holder: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 			}
 			lead := fmt.Sprintf("pa: agents/demo/spawn-log.json.lock held by pid %d on host ", tc.holder)
-			tail := ") changed since it was read: nothing removed; run " + board.Program(home) + tc.wantAgain
+			tail := ") changed since it was read: nothing removed; run " + programFor(home) + tc.wantAgain
 			if code != exitProblem || !strings.HasPrefix(stderr.String(), lead) || !strings.HasSuffix(stderr.String(), tail) ||
 				!strings.Contains(stderr.String(), " ("+tc.state+", age ") || strings.Count(stderr.String(), "\n") != 1 {
 				t.Errorf("exit %d, stderr %q; want exit 2 and one line %s...%s", code, stderr.String(), lead, tail)

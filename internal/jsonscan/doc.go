@@ -1,7 +1,7 @@
-// Package jsonscan is a hand-written reader of JSON documents of a known
-// shape, for the fast paths of the spawn-log and the board (bench:
-// Growth): it walks the bytes in place, allocating nothing, and answers
-// only "this is the shape, with these values" or "not sure".
+// Package jsonscan is a hand-written reader of JSON values, the lexer of
+// internal/jsondoc's fast path (the spawn-log's and the board's document;
+// bench: Growth): it walks the bytes in place, allocating nothing, and
+// answers only "this is the shape, with these values" or "not sure".
 //
 // It never decides an error. Every method returns ok false both for input
 // that is not JSON and for JSON it does not take on (an escaped or non-ASCII

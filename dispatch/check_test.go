@@ -1,0 +1,186 @@
+package dispatch_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/estate/estatetest"
+)
+
+func TestCheckReportsCorruptFiles(t *testing.T) {
+	e := estatetest.New(t, estatetest.Classes[0])
+	estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("a"), "{\x1b[31m")
+	estatetest.WriteFile(t, e.Dir, estate.BoardPath("b"), "nope")
+	estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("b"), `{"version":1,"nextId":2,"records":[{"id":1}]}`)
+	for _, agent := range []string{"a", "b"} {
+		p, err := dispatch.Check(e.FS, agent, dispatch.CheckOptions{})
+		if err != nil || len(p) != 1 || p[0].Kind != dispatch.KindCorrupt {
+			t.Fatalf("Check(%s) = %+v, %v; want one corrupt problem", agent, p, err)
+		}
+		if why := p[0].Err; !strings.HasPrefix(why, "want a JSON object with version") || strings.Contains(why, "\x1b") || strings.Contains(why, "Go ") {
+			t.Errorf("Check(%s) error %q; want what does not parse in plain words and no raw control character", agent, why)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.Dir, "agents", "a", "board")); !os.IsNotExist(err) {
+		t.Errorf("Check created the board folder (stat: %v); want it read-only", err)
+	}
+}
+
+// Outside the default estate, the command of a lock-held problem names the
+
+// estate with --home (whole, shell-quoted), so it acts on that estate when
+
+// pasted into another shell; the line stays as the spec has it (leading
+
+// with pa dispatch unlock and the pid, bounded), without the home.
+
+// An empty or unreadable lock past the window reads as the lock itself
+
+// ("is an empty lock (0 bytes, age ...)"), not as "held by an empty lock",
+
+// and names --force; a tiny stale window prints as itself, not "0s".
+
+// The lock-held line with what decided its holder's state beside the
+
+// worst values a lock of this host can carry (a 240-character agent, a
+
+// 255-character acquiredAt of control characters, a file time in 1902, the
+
+// longest window below that age): it stays within the spec's bound, 362
+
+// characters with the --force sentence, and 360 for a dead holder (which
+
+// the envelope's cut never reaches: a dead holder's evidence always fits),
+
+// the evidence cut to fit where it must (the longest, a holder alive in
+
+// another pid namespace by its kernel lock, always is); --json's
+
+// "evidence" keeps it whole.
+
+// The spec's bound on the lock-held line (spec: pa board check): with the
+
+// worst values a lock can carry (a 240-character agent, a 255-character
+
+// host made of '"' or '\', pid 2147483647, a 255-character acquiredAt full
+
+// of control characters, a file time in 1902, and the longest stale window
+
+// below that age) the line leads with pa dispatch unlock and the pid, is at
+
+// most 362 characters, names --force, and holds no raw control character.
+
+// The commands a message names quote the agent for a POSIX shell. The
+
+// expected strings are written out here, not built with the helpers.
+
+// A lock-held problem's command quotes the agent: through Check.
+
+// Opening a dispatch whose id is on the board already (an item put there
+
+// by hand, or left by an earlier run) does not put it there twice: the
+
+// board keeps one item per dispatch id, the first one, byte for byte.
+
+func TestOpenDispatchPutsADispatchOnTheBoardOnce(t *testing.T) {
+	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
+		estatetest.WriteFile(t, e.Dir, estate.BoardPath("demo"), `{"version":1,"items":[{"dispatchId":1,"title":"kept","addedAt":"2020-01-01T00:00:00.000Z","note":"mine"}]}`)
+		rec, err := dispatch.Open(context.Background(), e.FS, "demo", "new", opts())
+		if err != nil || rec.ID != 1 {
+			t.Fatalf("Open = %+v, %v; want dispatch 1", rec, err)
+		}
+		b, err := board.Read(e.FS, "demo")
+		if err != nil || len(b.Items) != 1 || b.Items[0].DispatchID != 1 || b.Items[0].Title != "kept" {
+			t.Fatalf("board %+v, %v; want the one item of dispatch 1 as it was", b, err)
+		}
+		raw, err := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(estate.BoardPath("demo"))))
+		if err != nil || strings.Count(string(raw), `"dispatchId"`) != 1 || !strings.Contains(string(raw), `"note": "mine"`) {
+			t.Errorf("board file %q, %v; want one item, its unknown field kept", raw, err)
+		}
+		// A second open adds dispatch 2 once, beside it.
+		if rec, err := dispatch.Open(context.Background(), e.FS, "demo", "next", opts()); err != nil || rec.ID != 2 {
+			t.Fatalf("second Open = %+v, %v; want dispatch 2", rec, err)
+		}
+		b, err = board.Read(e.FS, "demo")
+		if err != nil || len(b.Items) != 2 || b.Items[0].DispatchID != 1 || b.Items[1].DispatchID != 2 || b.Items[1].Title != "next" {
+			t.Errorf("board %+v, %v; want dispatches 1 and 2, once each", b, err)
+		}
+	})
+}
+
+// writeEstate puts n records on agent's spawn-log and n-1 of them on its
+
+// board (the last one is missing), laid out as pa writes them.
+
+func writeEstate(t *testing.T, e *estatetest.Estate, agent string, n int) {
+	t.Helper()
+	var log, items strings.Builder
+	log.WriteString("{\n  \"version\": 1,\n  \"nextId\": " + strconv.Itoa(n+1) + ",\n  \"records\": [")
+	items.WriteString("{\n  \"version\": 1,\n  \"items\": [")
+	for i := 1; i <= n; i++ {
+		id := strconv.Itoa(i)
+		if i > 1 {
+			log.WriteString(",")
+		}
+		log.WriteString("\n    {\n      \"id\": " + id + ",\n      \"agent\": \"" + agent + "\",\n      \"title\": \"t\",\n      \"openedAt\": \"2026-01-01T00:00:00.000Z\",\n      \"pid\": 1,\n      \"hostname\": \"h\"\n    }")
+		if i < n {
+			if i > 1 {
+				items.WriteString(",")
+			}
+			items.WriteString("\n    {\n      \"dispatchId\": " + id + ",\n      \"title\": \"t\",\n      \"addedAt\": \"2026-01-01T00:00:00.000Z\"\n    }")
+		}
+	}
+	log.WriteString("\n  ]\n}\n")
+	items.WriteString("\n  ]\n}\n")
+	estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath(agent), log.String())
+	estatetest.WriteFile(t, e.Dir, estate.BoardPath(agent), items.String())
+}
+
+// Check is linear in the records and items (a set of the board's ids, not
+
+// a look through the board per record): twenty times the dispatches take
+
+// far less than the four hundred times as long a quadratic check would
+
+// (at most 200 times). Each size is timed five times, the two interleaved,
+
+// and the best of each is compared, so that a loaded machine (other test
+
+// binaries on the same cores) does not decide it.
+
+func TestCheckGrowsLinearly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a spawn-log of 40,000 records")
+	}
+	e := estatetest.New(t, estatetest.Classes[0])
+	const small, large = 2000, 40000
+	writeEstate(t, e, "small", small)
+	writeEstate(t, e, "large", large)
+	timed := func(agent string, want int) time.Duration {
+		t0 := time.Now()
+		p, err := dispatch.Check(e.FS, agent, dispatch.CheckOptions{})
+		d := time.Since(t0)
+		if err != nil || len(p) != 1 || p[0].Kind != dispatch.KindNotOnBoard || p[0].DispatchID != want {
+			t.Fatalf("Check(%s) = %+v, %v; want dispatch %d not on the board", agent, p, err, want)
+		}
+		return d
+	}
+	s, l := time.Hour, time.Hour
+	for range 5 {
+		s = min(s, timed("small", small))
+		l = min(l, timed("large", large))
+	}
+	ratio := float64(l) / float64(s)
+	t.Logf("Check took %v for %d dispatches and %v for %d: %.0f times as long", s, small, l, large, ratio)
+	if ratio > 200 {
+		t.Errorf("Check took %.0f times as long for twenty times the dispatches; want it linear (at most 200 times)", ratio)
+	}
+}
