@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
@@ -17,7 +18,7 @@ type paInstance struct {
 	root     *osfs.FS
 	fsys     vfs.FS
 	plain    locking.Options // the shipped options
-	stepped  locking.Options // the same, with OnStep reporting the acquire
+	stepped  locking.Options // the same, with a step hook (lockspec.SetOnStep) reporting the acquire
 	acquired func()
 }
 
@@ -33,17 +34,17 @@ func openPA(dir string, links bool) (*paInstance, error) {
 	if !links {
 		p.fsys = nolinkfs.New(root, 0)
 	}
-	p.stepped.OnStep = func(s locking.Step) {
-		if s == locking.StepAcquirePublished && p.acquired != nil {
+	lockspec.SetOnStep(&p.stepped, func(s lockspec.Step) {
+		if s == lockspec.StepAcquirePublished && p.acquired != nil {
 			p.acquired()
 			p.acquired = nil
 		}
-	}
+	})
 	return p, nil
 }
 
-// Update is locking.Update; acquired is called from Options.OnStep at
-// acquire:published (OnStep is left unset when acquired is nil, as shipped).
+// Update is locking.Update; acquired is called from the step hook at
+// acquire:published (no hook is set when acquired is nil, as shipped).
 func (p *paInstance) Update(fn UpdateFunc, acquired func()) error {
 	opts := p.plain
 	if acquired != nil {

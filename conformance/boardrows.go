@@ -16,6 +16,7 @@ import (
 	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
@@ -73,7 +74,7 @@ func boardCheckHeldLock(t *testing.T, s *site) {
 			}
 			// The line and the command are pa's words, checked through the
 			// binary (paBoardCheckHeldLock); here, the data they are made of.
-			if p[0].Agent != tt.agent || p[0].StaleWindow != locking.DefaultStaleWindow || p[0].Lock.PID != tt.pid ||
+			if p[0].Agent != tt.agent || p[0].StaleWindow != dispatch.DefaultStaleWindow || p[0].Lock.PID != tt.pid ||
 				(p[0].Lock.State != locking.StateDead) != tt.force {
 				t.Errorf("problem %+v, lock %+v; want the whole agent, the default window, pid %d, --force %v", p[0], p[0].Lock, tt.pid, tt.force)
 			}
@@ -164,8 +165,8 @@ func boardWriteAfterLostLock(t *testing.T, s *site) {
 	}
 	var newer *locking.Hold
 	o := opts()
-	o.OnStep = func(st locking.Step) {
-		if st != locking.StepCommitRenamed {
+	lockspec.SetOnStep(&o, func(st lockspec.Step) {
+		if st != lockspec.StepCommitRenamed {
 			return
 		}
 		h, err := locking.Inspect(s.fs, logName, opts())
@@ -180,7 +181,7 @@ func boardWriteAfterLostLock(t *testing.T, s *site) {
 		if newer, err = locking.Acquire(ctx, s.fs, logName, opts()); err != nil {
 			t.Errorf("the new holder's Acquire: %v", err)
 		}
-	}
+	})
 	rec, err := dispatch.Open(ctx, s.fs, agent, "second", o)
 	if newer == nil {
 		t.Fatalf("commit:renamed was never reached (err %v)", err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/spawnlog"
@@ -37,9 +38,9 @@ func twoBreakersNeverTogether(t *testing.T, s *site) {
 	m := locktest.NewMachine("host-a")
 	fakeDeadLock(t, s, m)
 	a, b := m.Spawn(), m.Spawn()
-	gate := newGate(locking.StepBreakClaimed)
+	gate := newGate(lockspec.StepBreakClaimed)
 	optsA := patient(a)
-	optsA.OnStep = gate.at
+	lockspec.SetOnStep(&optsA, gate.at)
 	doneA := make(chan error, 1)
 	go func() { doneA <- s.write("a", optsA) }()
 	gate.await(t, "breaker A", doneA)
@@ -50,13 +51,13 @@ func twoBreakersNeverTogether(t *testing.T, s *site) {
 	backedOff := make(chan struct{})
 	violation := make(chan struct{}, 1)
 	optsB := patient(b)
-	optsB.OnStep = func(st locking.Step) {
+	lockspec.SetOnStep(&optsB, func(st lockspec.Step) {
 		switch st {
-		case locking.StepBreakJudged:
+		case lockspec.StepBreakJudged:
 			if judged.Add(1) == 3 {
 				close(backedOff) // judged again twice: it backed off
 			}
-		case locking.StepBreakClaimed:
+		case lockspec.StepBreakClaimed:
 			if aPaused.Load() {
 				select {
 				case violation <- struct{}{}:
@@ -64,7 +65,7 @@ func twoBreakersNeverTogether(t *testing.T, s *site) {
 				}
 			}
 		}
-	}
+	})
 	doneB := make(chan error, 1)
 	go func() { doneB <- s.write("b", optsB) }()
 	var failure string
@@ -127,14 +128,14 @@ func breakersAtOnceNeverOverlap(t *testing.T, s *site) {
 		for i := range 4 {
 			p := m.Spawn()
 			o := patient(p)
-			o.OnStep = func(st locking.Step) {
-				if st == locking.StepBreakClaimed {
+			lockspec.SetOnStep(&o, func(st lockspec.Step) {
+				if st == lockspec.StepBreakClaimed {
 					mu.Lock()
 					inside[p.PID()] = true
 					most = max(most, len(inside))
 					mu.Unlock()
 				}
-			}
+			})
 			wg.Go(func() {
 				<-start
 				_, err := spawnlog.Append(context.Background(), ffs, agent, string(rune('a'+i)), nil, o)
@@ -167,17 +168,17 @@ func lateBreakerLeavesFreshLock(freshDies bool) func(t *testing.T, s *site) {
 		m := locktest.NewMachine("host-a")
 		fakeDeadLock(t, s, m)
 		late, fresh := m.Spawn(), m.Spawn()
-		gate := newGate(locking.StepBreakJudged)
+		gate := newGate(lockspec.StepBreakJudged)
 		var mu sync.Mutex
-		var lateSteps []locking.Step
+		var lateSteps []lockspec.Step
 		optsLate := fast(late)
 		optsLate.Timeout = 50 * time.Millisecond
-		optsLate.OnStep = func(st locking.Step) {
+		lockspec.SetOnStep(&optsLate, func(st lockspec.Step) {
 			mu.Lock()
 			lateSteps = append(lateSteps, st)
 			mu.Unlock()
 			gate.at(st)
-		}
+		})
 		doneLate := make(chan error, 1)
 		go func() {
 			h, err := locking.Acquire(context.Background(), s.fs, logName, optsLate)
@@ -207,11 +208,11 @@ func lateBreakerLeavesFreshLock(freshDies bool) func(t *testing.T, s *site) {
 		mu.Unlock()
 		// The late breaker's first break (its first break:judged to its
 		// next) must end before its confirm.
-		first := steps[slices.Index(steps, locking.StepBreakJudged)+1:]
-		if i := slices.Index(first, locking.StepBreakJudged); i >= 0 {
+		first := steps[slices.Index(steps, lockspec.StepBreakJudged)+1:]
+		if i := slices.Index(first, lockspec.StepBreakJudged); i >= 0 {
 			first = first[:i]
 		}
-		if hasStep(first, locking.StepBreakConfirmed) || hasStep(first, locking.StepBreakRenamed) {
+		if hasStep(first, lockspec.StepBreakConfirmed) || hasStep(first, lockspec.StepBreakRenamed) {
 			t.Fatalf("the late breaker confirmed or moved the fresh lock: %v", steps)
 		}
 		if freshDies {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 )
 
 // watchdog bounds every wait for a child's next line: a child that says
@@ -129,7 +129,7 @@ func (c *child) await(t *testing.T, want string) {
 }
 
 // paused waits until the child pauses at step.
-func (c *child) paused(t *testing.T, step locking.Step) {
+func (c *child) paused(t *testing.T, step lockspec.Step) {
 	t.Helper()
 	c.await(t, "pause "+string(step))
 }
@@ -145,7 +145,7 @@ func (c *child) resume(t *testing.T) {
 // pauseLasted is how long the child says it was paused at step (the
 // "resumed" line it says on going on, measured by its own monotonic
 // clock); it fails when the child has not said it yet.
-func (c *child) pauseLasted(t *testing.T, step locking.Step) time.Duration {
+func (c *child) pauseLasted(t *testing.T, step lockspec.Step) time.Duration {
 	t.Helper()
 	prefix := "resumed " + string(step) + " after "
 	for _, l := range c.said {
@@ -178,7 +178,7 @@ func (c *child) wait(t *testing.T) {
 
 // killedAt waits for the child to end and fails unless it killed itself at
 // step (and no earlier kill step).
-func (c *child) killedAt(t *testing.T, step locking.Step) {
+func (c *child) killedAt(t *testing.T, step lockspec.Step) {
 	t.Helper()
 	c.wait(t)
 	last := ""
@@ -207,11 +207,11 @@ func (c *child) succeeded(t *testing.T) {
 func (c *child) pid() int { return c.cmd.Process.Pid }
 
 // steps are the steps the child reported (Report), in order.
-func (c *child) steps() []locking.Step {
-	var out []locking.Step
+func (c *child) steps() []lockspec.Step {
+	var out []lockspec.Step
 	for _, l := range c.said {
 		if s, ok := strings.CutPrefix(l, "step "); ok {
-			out = append(out, locking.Step(s))
+			out = append(out, lockspec.Step(s))
 		}
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
@@ -48,8 +49,8 @@ func runChild(encoded string) int {
 		fsys = reporting(fsys, say)
 	}
 	in := bufio.NewReader(os.Stdin)
-	seen := map[locking.Step]int{}
-	onStep := func(s locking.Step) {
+	seen := map[lockspec.Step]int{}
+	onStep := func(s lockspec.Step) {
 		seen[s]++
 		if spec.Report {
 			say("step %s", s)
@@ -70,7 +71,8 @@ func runChild(encoded string) int {
 			}
 		}
 	}
-	opts := locking.Options{Timeout: spec.Timeout, OnStep: onStep}
+	opts := locking.Options{Timeout: spec.Timeout}
+	lockspec.SetOnStep(&opts, onStep)
 	ctx := context.Background()
 	switch spec.Role {
 	case roleWrite:

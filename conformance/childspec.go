@@ -3,7 +3,7 @@ package conformance
 import (
 	"time"
 
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 )
 
 // childEnv is the environment variable that makes the test binary a child
@@ -30,7 +30,7 @@ type childSpec struct {
 	Pause []stepAt
 	// Kill are steps where the child says "kill STEP" and kills itself with
 	// SIGKILL: the first of them it reaches.
-	Kill []locking.Step
+	Kill []lockspec.Step
 	// Report makes the child say "step STEP" at every step and "op OP NAME
 	// [NEWNAME] RESULT" after every remove, rename and link it makes.
 	Report bool
@@ -52,6 +52,6 @@ const (
 
 // stepAt is the Nth time (1 when 0) a child reaches Step.
 type stepAt struct {
-	Step locking.Step
+	Step lockspec.Step
 	Nth  int
 }

@@ -89,7 +89,7 @@ func skewedBoardCheck(t *testing.T, s *site) {
 		s.chtimes(t, lockName, c.file)
 		probs := s.lockHeld(t, dispatch.CheckOptions{})
 		reported := len(probs) == 1
-		if want := c.ageMin > locking.DefaultStaleWindow; reported != want || len(probs) > 1 {
+		if want := c.ageMin > dispatch.DefaultStaleWindow; reported != want || len(probs) > 1 {
 			t.Errorf("%s: problems %+v; want a lock-held problem: %v", c.name, probs, want)
 		}
 		if reported && (time.Duration(probs[0].Holder.AgeMs)*time.Millisecond < c.ageMin) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -18,9 +19,9 @@ import (
 func releasePutsBackNewerLock(t *testing.T, s *site) {
 	m := locktest.NewMachine("host-a")
 	old, newer := m.Spawn(), m.Spawn()
-	var steps []locking.Step
+	var steps []lockspec.Step
 	o := fast(old)
-	o.OnStep = func(st locking.Step) { steps = append(steps, st) }
+	lockspec.SetOnStep(&o, func(st lockspec.Step) { steps = append(steps, st) })
 	h, err := locking.Acquire(context.Background(), s.fs, logName, o)
 	if err != nil {
 		t.Fatal(err)
@@ -48,10 +49,10 @@ func releasePutsBackNewerLock(t *testing.T, s *site) {
 	if same, known := s.sameFile(fi, s.stat(t, lockName)); s.class == Links && known && !same {
 		t.Fatal("with hard links the put-back is a link: the inode must stay")
 	}
-	if !hasStep(steps, locking.StepReleaseMismatch) || !hasStep(steps, locking.StepReleasePutBack) {
+	if !hasStep(steps, lockspec.StepReleaseMismatch) || !hasStep(steps, lockspec.StepReleasePutBack) {
 		t.Fatalf("steps %v; want the mismatch and the put-back", steps)
 	}
-	if (s.class == NoLinks) != hasStep(steps, locking.StepReleasePutBackOpened) {
+	if (s.class == NoLinks) != hasStep(steps, lockspec.StepReleasePutBackOpened) {
 		t.Fatalf("steps %v: put-back-opened is the step of the class without hard links only", steps)
 	}
 	if err := h2.Fence(); err != nil {
@@ -74,11 +75,11 @@ func putBackNeverReplacesTakenName(t *testing.T, s *site) {
 	m := locktest.NewMachine("host-a")
 	third := lockJSON(m.Spawn().PID(), "host-a", true, "333333333333333333333333", time.Now())
 	o := fast(m.Spawn())
-	o.OnStep = func(st locking.Step) {
-		if st == locking.StepReleaseMismatch {
+	lockspec.SetOnStep(&o, func(st lockspec.Step) {
+		if st == lockspec.StepReleaseMismatch {
 			s.writeRaw(t, lockName, third)
 		}
-	}
+	})
 	h, err := locking.Acquire(context.Background(), s.fs, logName, o)
 	if err != nil {
 		t.Fatal(err)
@@ -100,11 +101,11 @@ func putBackNeverReplacesTakenName(t *testing.T, s *site) {
 func lostLockAfterDeadline(t *testing.T, s *site) {
 	m := locktest.NewMachine("host-a")
 	o := noWait(m.Spawn())
-	o.OnStep = func(st locking.Step) {
-		if st == locking.StepCommitTempWritten {
+	lockspec.SetOnStep(&o, func(st lockspec.Step) {
+		if st == lockspec.StepCommitTempWritten {
 			_ = s.raw.Remove(lockName) // forced out
 		}
-	}
+	})
 	if err := s.write("a", o); !errors.Is(err, locking.ErrLockLost) {
 		t.Fatalf("err = %v; want ErrLockLost", err)
 	}
@@ -122,17 +123,17 @@ func breakerPutsBackReplacedLock(t *testing.T, s *site) {
 	m := locktest.NewMachine("host-a")
 	fakeDeadLock(t, s, m)
 	breaker, operator, newer := m.Spawn(), m.Spawn(), m.Spawn()
-	gate := newGate(locking.StepBreakConfirmed)
+	gate := newGate(lockspec.StepBreakConfirmed)
 	var mu sync.Mutex
-	var steps []locking.Step
+	var steps []lockspec.Step
 	o := fast(breaker)
 	o.Timeout = 50 * time.Millisecond
-	o.OnStep = func(st locking.Step) {
+	lockspec.SetOnStep(&o, func(st lockspec.Step) {
 		mu.Lock()
 		steps = append(steps, st)
 		mu.Unlock()
 		gate.at(st)
-	}
+	})
 	done := make(chan error, 1)
 	go func() {
 		_, err := locking.Acquire(context.Background(), s.fs, logName, o)
@@ -162,7 +163,7 @@ func breakerPutsBackReplacedLock(t *testing.T, s *site) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !hasStep(steps, locking.StepBreakMismatch) || !hasStep(steps, locking.StepBreakPutBack) || hasStep(steps, locking.StepBreakRemoved) {
+	if !hasStep(steps, lockspec.StepBreakMismatch) || !hasStep(steps, lockspec.StepBreakPutBack) || hasStep(steps, lockspec.StepBreakRemoved) {
 		t.Fatalf("steps %v: want the mismatch and the put-back, never a removal", steps)
 	}
 	if !bytes.Equal(s.readRaw(t, lockName), newBytes) {

@@ -5,25 +5,25 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 )
 
 // stepGate pauses the goroutine that reaches step the first time, until
 // release is closed; reached is closed when it gets there. It orders events
 // between goroutines of one process without a sleep.
 type stepGate struct {
-	step    locking.Step
+	step    lockspec.Step
 	once    sync.Once
 	reached chan struct{}
 	release chan struct{}
 }
 
-func newGate(s locking.Step) *stepGate {
+func newGate(s lockspec.Step) *stepGate {
 	return &stepGate{step: s, reached: make(chan struct{}), release: make(chan struct{})}
 }
 
 // at is an OnStep hook.
-func (g *stepGate) at(s locking.Step) {
+func (g *stepGate) at(s lockspec.Step) {
 	if s != g.step {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/dispatch"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -81,7 +82,7 @@ func contains(t *testing.T, s string, subs ...string) {
 	}
 }
 
-func hasStep(steps []locking.Step, s locking.Step) bool {
+func hasStep(steps []lockspec.Step, s lockspec.Step) bool {
 	for _, x := range steps {
 		if x == s {
 			return true
@@ -90,7 +91,7 @@ func hasStep(steps []locking.Step, s locking.Step) bool {
 	return false
 }
 
-func equalSteps(a, b []locking.Step) bool {
+func equalSteps(a, b []lockspec.Step) bool {
 	if len(a) != len(b) {
 		return false
 	}

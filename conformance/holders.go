@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -17,9 +18,9 @@ import (
 // spawn-log; the steps are the class's (with hard links the lock appears by
 // link(), without by an exclusive create).
 func freeLockTakenWhole(t *testing.T, s *site) {
-	var steps []locking.Step
+	var steps []lockspec.Step
 	o := fast(s.me())
-	o.OnStep = func(st locking.Step) { steps = append(steps, st) }
+	lockspec.SetOnStep(&o, func(st lockspec.Step) { steps = append(steps, st) })
 	h, err := locking.Acquire(context.Background(), s.fs, logName, o)
 	if err != nil {
 		t.Fatal(err)
@@ -45,12 +46,12 @@ func freeLockTakenWhole(t *testing.T, s *site) {
 	}
 	s.onlyLog(t)
 	s.wantTitles(t, "a")
-	want := []locking.Step{locking.StepAcquirePending, locking.StepAcquirePublished}
+	want := []lockspec.Step{lockspec.StepAcquirePending, lockspec.StepAcquirePublished}
 	if s.class == NoLinks {
-		want = []locking.Step{locking.StepAcquirePending, locking.StepAcquireOpened, locking.StepAcquirePublished}
+		want = []lockspec.Step{lockspec.StepAcquirePending, lockspec.StepAcquireOpened, lockspec.StepAcquirePublished}
 	}
-	want = append(want, locking.StepCommitTempWritten, locking.StepCommitFenced, locking.StepCommitRenamed,
-		locking.StepReleaseRenamed, locking.StepReleaseRemoved)
+	want = append(want, lockspec.StepCommitTempWritten, lockspec.StepCommitFenced, lockspec.StepCommitRenamed,
+		lockspec.StepReleaseRenamed, lockspec.StepReleaseRemoved)
 	if !equalSteps(steps, want) {
 		t.Fatalf("steps %v; want %v", steps, want)
 	}
@@ -129,12 +130,12 @@ func deadHolderBroken(withHost bool) func(t *testing.T, s *site) {
 			t.Fatalf("Inspect = %+v, %v; want a dead holder", held, err)
 		}
 		o := noWait(s.me())
-		var steps []locking.Step
-		o.OnStep = func(st locking.Step) { steps = append(steps, st) }
+		var steps []lockspec.Step
+		lockspec.SetOnStep(&o, func(st lockspec.Step) { steps = append(steps, st) })
 		s.mustWrite(t, "a", o)
 		s.wantTitles(t, "a")
 		s.onlyLog(t)
-		for _, st := range []locking.Step{locking.StepBreakJudged, locking.StepBreakClaimed, locking.StepBreakConfirmed, locking.StepBreakRenamed, locking.StepBreakRemoved} {
+		for _, st := range []lockspec.Step{lockspec.StepBreakJudged, lockspec.StepBreakClaimed, lockspec.StepBreakConfirmed, lockspec.StepBreakRenamed, lockspec.StepBreakRemoved} {
 			if !hasStep(steps, st) {
 				t.Errorf("the break did not pass %s: %v", st, steps)
 			}

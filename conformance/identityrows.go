@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/internal/lockview"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
@@ -55,14 +56,14 @@ func reusedPIDWithIdentity(t *testing.T, s *site) {
 		s.reset(t)
 		pid := s.newProcess(t)
 		s.writeClaimingLock(t, func(key vfs.FileKey) []byte {
-			return identityLock(pid, "5eed5eed5eed5eed5eed5eed", time.Now(), locking.Identity{Boot: self.Boot, PIDNamespace: self.PIDNamespace}, &key)
+			return identityLock(pid, "5eed5eed5eed5eed5eed5eed", time.Now(), lockspec.Identity{Boot: self.Boot, PIDNamespace: self.PIDNamespace}, &key)
 		})
 		s.brokenAtOnce(t, "no process holds the lock's kernel lock")
 	})
 	t.Run("start-time", func(t *testing.T) {
 		s.reset(t)
 		pid := s.newProcess(t)
-		s.writeRaw(t, lockName, identityLock(pid, "5eed5eed5eed5eed5eed5eed", time.Now(), locking.Identity{Boot: self.Boot, PIDNamespace: self.PIDNamespace, StartTime: 1}, nil))
+		s.writeRaw(t, lockName, identityLock(pid, "5eed5eed5eed5eed5eed5eed", time.Now(), lockspec.Identity{Boot: self.Boot, PIDNamespace: self.PIDNamespace, StartTime: 1}, nil))
 		s.brokenAtOnce(t, "is not the holder")
 	})
 	t.Run("four-field", func(t *testing.T) {
@@ -84,7 +85,7 @@ func earlierBootBroken(t *testing.T, s *site) {
 	if other == self.Boot {
 		other = "00000000-0000-4000-8000-000000000002"
 	}
-	s.writeRaw(t, lockName, identityLock(s.livePID(t), "b007b007b007b007b007b007", time.Now().Add(-time.Hour), locking.Identity{Boot: other, PIDNamespace: self.PIDNamespace}, nil))
+	s.writeRaw(t, lockName, identityLock(s.livePID(t), "b007b007b007b007b007b007", time.Now().Add(-time.Hour), lockspec.Identity{Boot: other, PIDNamespace: self.PIDNamespace}, nil))
 	s.brokenAtOnce(t, "earlier boot")
 }
 
@@ -93,8 +94,8 @@ func earlierBootBroken(t *testing.T, s *site) {
 // its commit lands.
 func stoppedHolderKept(t *testing.T, s *site) {
 	s.mustWrite(t, "pre", fast(s.me()))
-	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Pause: []stepAt{{Step: locking.StepHoldRead}}})
-	h.paused(t, locking.StepHoldRead)
+	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Pause: []stepAt{{Step: lockspec.StepHoldRead}}})
+	h.paused(t, lockspec.StepHoldRead)
 	h.stop(t)
 	evidence := "holds the lock's kernel lock"
 	if !bytes.Contains(s.readRaw(t, lockName), []byte(`"kernelLock"`)) {
@@ -126,8 +127,8 @@ func copiedLockJudgedByIdentity(t *testing.T, s *site) {
 	}
 	t.Run("live", func(t *testing.T) {
 		s.reset(t)
-		h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Pause: []stepAt{{Step: locking.StepHoldRead}}})
-		h.paused(t, locking.StepHoldRead)
+		h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Pause: []stepAt{{Step: lockspec.StepHoldRead}}})
+		h.paused(t, lockspec.StepHoldRead)
 		s.copyLock(t)
 		s.blocks(t, s.fs, locking.StateAlive, "pid "+itoa(h.pid())+" started when the holder did")
 		h.resume(t)
@@ -137,8 +138,8 @@ func copiedLockJudgedByIdentity(t *testing.T, s *site) {
 	})
 	t.Run("dead", func(t *testing.T) {
 		s.reset(t)
-		h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Kill: []locking.Step{locking.StepHoldRead}})
-		h.killedAt(t, locking.StepHoldRead)
+		h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Kill: []lockspec.Step{lockspec.StepHoldRead}})
+		h.killedAt(t, lockspec.StepHoldRead)
 		s.copyLock(t)
 		s.brokenAtOnce(t, "pid "+itoa(h.pid())+" is gone")
 	})
@@ -157,8 +158,8 @@ func noKernelLockNeverBreaks(t *testing.T, s *site) {
 			s.reset(t)
 			view := withKernelLocks(s.fs, mode)
 			h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Namespace: true, KernelLocks: mode,
-				Pause: []stepAt{{Step: locking.StepHoldRead}}})
-			h.paused(t, locking.StepHoldRead)
+				Pause: []stepAt{{Step: lockspec.StepHoldRead}}})
+			h.paused(t, lockspec.StepHoldRead)
 			if lock := s.readRaw(t, lockName); bytes.Contains(lock, []byte(`"kernelLock"`)) {
 				t.Fatalf("a holder on a volume whose kernel locks do not work claims one: %s", lock)
 			}
@@ -171,7 +172,7 @@ func noKernelLockNeverBreaks(t *testing.T, s *site) {
 			// volume, the lock granted proves nothing.
 			s.reset(t)
 			s.writeClaimingLock(t, func(key vfs.FileKey) []byte {
-				return identityLock(s.deadPID(t), "c1a1c1a1c1a1c1a1c1a1c1a1", time.Now(), locking.Identity{Boot: self.Boot, PIDNamespace: otherNamespace(self)}, &key)
+				return identityLock(s.deadPID(t), "c1a1c1a1c1a1c1a1c1a1c1a1", time.Now(), lockspec.Identity{Boot: self.Boot, PIDNamespace: otherNamespace(self)}, &key)
 			})
 			s.blocks(t, view, locking.StateOtherNamespace, "")
 		})
@@ -186,7 +187,7 @@ func fourFieldJudgedByTheSpec(t *testing.T, s *site) {
 	t.Run("dead", func(t *testing.T) {
 		s.writeRaw(t, lockName, lockJSON(s.deadPID(t), s.hostname(), true, "4f4f4f4f4f4f4f4f4f4f4f4f", time.Now()))
 		got, err := locking.Inspect(s.fs, logName, fast(s.me()))
-		if err != nil || got.State != locking.StateDead || got.Evidence != "" || got.KernelLock || got.Identity != (locking.Identity{}) {
+		if err != nil || got.State != locking.StateDead || got.Evidence != "" || got.KernelLock || got.Identity != (lockspec.Identity{}) {
 			t.Fatalf("Inspect = %+v, %v; want dead, no evidence, no identity", got, err)
 		}
 		s.mustWrite(t, "after", noWait(s.me()))

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -28,7 +29,7 @@ const brief = 2 * time.Second
 // killRow is one kill row: the child (a write, or an unlock) kills itself
 // with SIGKILL at step, leaving left (the kinds of name in the folder).
 type killRow struct {
-	step      locking.Step
+	step      lockspec.Step
 	setup     string
 	role      string
 	left      []string
@@ -52,7 +53,7 @@ func killAt(k killRow) func(t *testing.T, s *site) {
 			deadBytes = lockJSON(dead, hostname(), true, "deaddeaddeaddeaddeaddead", time.Now())
 			s.writeRaw(t, lockName, deadBytes)
 		}
-		c := s.start(t, k.role, childSpec{Role: k.role, Title: "child", Timeout: brief, Kill: []locking.Step{k.step}})
+		c := s.start(t, k.role, childSpec{Role: k.role, Title: "child", Timeout: brief, Kill: []lockspec.Step{k.step}})
 		c.killedAt(t, k.step)
 
 		owner := c.pid()
@@ -83,7 +84,7 @@ func killAt(k killRow) func(t *testing.T, s *site) {
 
 // leftoverPending is the name of a pending file of a dead owner pid.
 func leftoverPending(pid int) string {
-	return logBase + ".lock.pending-" + locking.HostHash(hostname()) + "-" + strconv.Itoa(pid) + "-" + token24
+	return logBase + ".lock.pending-" + lockspec.HostHash(hostname()) + "-" + strconv.Itoa(pid) + "-" + token24
 }
 
 // nextWriteAtOnce runs the next write with no wait: it goes through, and
@@ -128,14 +129,14 @@ func emptyLockBlocks(t *testing.T, s *site) {
 // end, and a free lock is taken whole and released, nothing left.
 func killOpened(t *testing.T, s *site) {
 	s.mustWrite(t, "pre", fast(nil))
-	c := s.start(t, "writer", childSpec{Role: roleWrite, Title: "child", Timeout: brief, Kill: []locking.Step{locking.StepAcquireOpened}})
+	c := s.start(t, "writer", childSpec{Role: roleWrite, Title: "child", Timeout: brief, Kill: []lockspec.Step{lockspec.StepAcquireOpened}})
 	if s.class == Links {
 		c.succeeded(t)
 		s.onlyLog(t)
 		nextWriteAtOnce(t, s, "pre", "child", "next")
 		return
 	}
-	c.killedAt(t, locking.StepAcquireOpened)
+	c.killedAt(t, lockspec.StepAcquireOpened)
 	s.wantLeft(t, c.pid(), "spawn-log", "lock")
 	emptyLockBlocks(t, s)
 	nextWriteAtOnce(t, s, "pre", "next")
@@ -157,15 +158,15 @@ func forceUnlock(t *testing.T, s *site) {
 // putBackStep is the step a kill at step happens at on the site's class:
 // with hard links there is no put-back-opened step (the put-back is a
 // link()), so the child dies at the put-back itself.
-func putBackStep(s *site, step locking.Step) locking.Step {
+func putBackStep(s *site, step lockspec.Step) lockspec.Step {
 	if s.class != Links {
 		return step
 	}
 	switch step {
-	case locking.StepBreakPutBackOpened:
-		return locking.StepBreakPutBack
-	case locking.StepReleasePutBackOpened:
-		return locking.StepReleasePutBack
+	case lockspec.StepBreakPutBackOpened:
+		return lockspec.StepBreakPutBack
+	case lockspec.StepReleasePutBackOpened:
+		return lockspec.StepReleasePutBack
 	}
 	return step
 }
@@ -179,22 +180,22 @@ func putBackStep(s *site, step locking.Step) locking.Step {
 // --force clears an empty lock, or after the new holder, whose lock was
 // put back, ends), the new holder ends (fenced out and retried when its
 // lock was lost), and every record survives once.
-func killMovedNewer(release bool, step locking.Step) func(t *testing.T, s *site) {
+func killMovedNewer(release bool, step lockspec.Step) func(t *testing.T, s *site) {
 	return func(t *testing.T, s *site) {
 		s.mustWrite(t, "pre", fast(nil))
-		pause, title := locking.StepBreakConfirmed, "breaker"
+		pause, title := lockspec.StepBreakConfirmed, "breaker"
 		if release {
-			pause, title = locking.StepCommitRenamed, "releaser"
+			pause, title = lockspec.StepCommitRenamed, "releaser"
 		} else {
 			s.writeRaw(t, lockName, lockJSON(locktest.DeadPID(t), hostname(), true, "deaddeaddeaddeaddeaddead", time.Now()))
 		}
 		at := putBackStep(s, step)
-		c := s.start(t, title, childSpec{Role: roleWrite, Title: title, Timeout: brief, Pause: []stepAt{{Step: pause}}, Kill: []locking.Step{step, at}})
+		c := s.start(t, title, childSpec{Role: roleWrite, Title: title, Timeout: brief, Pause: []stepAt{{Step: pause}}, Kill: []lockspec.Step{step, at}})
 		c.paused(t, pause)
 		forceUnlock(t, s)
-		gate := newGate(locking.StepHoldRead)
+		gate := newGate(lockspec.StepHoldRead)
 		o := patient(nil)
-		o.OnStep = gate.at
+		lockspec.SetOnStep(&o, gate.at)
 		done := make(chan error, 1)
 		go func() { done <- s.write("holder", o) }()
 		gate.await(t, "the new holder", done)
@@ -211,9 +212,9 @@ func killMovedNewer(release bool, step locking.Step) func(t *testing.T, s *site)
 			t.Fatalf("the folder holds %q; want the new holder's lock moved to the child's broken name", s.ls(t))
 		}
 		switch at {
-		case locking.StepBreakMismatch, locking.StepReleaseMismatch:
+		case lockspec.StepBreakMismatch, lockspec.StepReleaseMismatch:
 			s.wantLeft(t, c.pid(), append(left, "spawn-log", "broken")...) // the lock name is free
-		case locking.StepBreakPutBackOpened, locking.StepReleasePutBackOpened:
+		case lockspec.StepBreakPutBackOpened, lockspec.StepReleasePutBackOpened:
 			s.wantLeft(t, c.pid(), append(left, "spawn-log", "broken", "lock")...)
 			emptyLockBlocks(t, s)
 		default: // put back: the new holder's lock is under the name again
@@ -226,7 +227,7 @@ func killMovedNewer(release bool, step locking.Step) func(t *testing.T, s *site)
 		if release {
 			want = append(want, "releaser")
 		}
-		putBack := at == locking.StepBreakPutBack || at == locking.StepReleasePutBack
+		putBack := at == lockspec.StepBreakPutBack || at == lockspec.StepReleasePutBack
 		if putBack {
 			// The new holder still holds its lock: it ends first.
 			gate.open()

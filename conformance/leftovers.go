@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
@@ -28,7 +28,7 @@ const (
 // leftovers returns names beside the lock in one shape, owned by pid on
 // hostname, with their contents (base names in the agent's folder).
 func leftovers(shape string, pid int, hostname string) map[string][]byte {
-	h := locking.HostHash(hostname)
+	h := lockspec.HostHash(hostname)
 	owner := lockJSON(pid, hostname, true, token24, time.Now())
 	noHost := lockJSON(pid, "", false, token24, time.Now())
 	l, g := logBase+".lock", logBase
@@ -70,11 +70,11 @@ func deadLeftoversCleared(shape string) func(t *testing.T, s *site) {
 		}
 		o := noWait(s.me())
 		judged := 0
-		o.OnStep = func(st locking.Step) {
-			if st == locking.StepSweepJudged {
+		lockspec.SetOnStep(&o, func(st lockspec.Step) {
+			if st == lockspec.StepSweepJudged {
 				judged++
 			}
-		}
+		})
 		s.mustWrite(t, "after", o)
 		s.wantTitles(t, "before", "after")
 		s.onlyLog(t)
@@ -97,7 +97,7 @@ func liveForeignUnreadableLeftAlone(t *testing.T, s *site) {
 			switch {
 			case name == logBase+".lock.claim-h0a1b2c3d4e5f6a7b":
 				keep[name+"0"] = data // another host in its content
-			case strings.Contains(name, locking.HostHash("another-host")):
+			case strings.Contains(name, lockspec.HostHash("another-host")):
 				keep[name] = data // another host in its name
 			}
 		}

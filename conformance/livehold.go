@@ -13,6 +13,7 @@ import (
 
 	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
@@ -25,8 +26,8 @@ import (
 // records survive, the waiting one after.
 func stalledHolderKeepsLock(t *testing.T, s *site) {
 	s.mustWrite(t, "pre", fast(s.me()))
-	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Pause: []stepAt{{Step: locking.StepHoldRead}}})
-	h.paused(t, locking.StepHoldRead)
+	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Pause: []stepAt{{Step: lockspec.StepHoldRead}}})
+	h.paused(t, lockspec.StepHoldRead)
 	lock := s.readRaw(t, lockName)
 	later := func() time.Time { return time.Now().Add(2 * time.Minute) }
 
@@ -38,7 +39,7 @@ func stalledHolderKeepsLock(t *testing.T, s *site) {
 	o.Now = later
 	err := s.write("at-once", o)
 	var te *locking.TimeoutError
-	if !errors.As(err, &te) || te.Holder.PID != h.pid() || te.Holder.State != locking.StateAlive || te.Holder.Age < locking.DefaultStaleWindow {
+	if !errors.As(err, &te) || te.Holder.PID != h.pid() || te.Holder.State != locking.StateAlive || te.Holder.Age < dispatch.DefaultStaleWindow {
 		t.Fatalf("a writer that does not wait: %v; want a timeout naming the live holder (pid %d) past the stale window", err, h.pid())
 	}
 

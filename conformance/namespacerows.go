@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -20,8 +21,8 @@ import (
 func otherNamespaceHolderKept(t *testing.T, s *site) {
 	s.mustWrite(t, "pre", fast(s.me()))
 	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Namespace: true,
-		Pause: []stepAt{{Step: locking.StepCommitTempWritten}}})
-	h.paused(t, locking.StepCommitTempWritten)
+		Pause: []stepAt{{Step: lockspec.StepCommitTempWritten}}})
+	h.paused(t, lockspec.StepCommitTempWritten)
 	lock := s.readRaw(t, lockName)
 	temps := s.named(t, "tmp")
 	if len(temps) != 1 {
@@ -57,8 +58,8 @@ func otherNamespacePendingKept(t *testing.T, s *site) {
 	}
 	defer held.Release()
 	w := s.start(t, "waiter", childSpec{Role: roleWrite, Title: "waiter", Namespace: true,
-		Pause: []stepAt{{Step: locking.StepAcquirePending}}})
-	w.paused(t, locking.StepAcquirePending)
+		Pause: []stepAt{{Step: lockspec.StepAcquirePending}}})
+	w.paused(t, lockspec.StepAcquirePending)
 	pending := s.named(t, "pending")
 	if len(pending) != 1 {
 		t.Fatalf("the waiter's pending files: %q; want one", pending)
@@ -86,8 +87,8 @@ func otherNamespaceClaimKept(t *testing.T, s *site) {
 	dead := lockJSON(s.deadPID(t), s.hostname(), true, "deaddeaddeaddeaddeaddead", time.Now())
 	s.writeRaw(t, lockName, dead)
 	b := s.start(t, "breaker", childSpec{Role: roleWrite, Title: "breaker", Namespace: true,
-		Pause: []stepAt{{Step: locking.StepBreakClaimed}}})
-	b.paused(t, locking.StepBreakClaimed)
+		Pause: []stepAt{{Step: lockspec.StepBreakClaimed}}})
+	b.paused(t, lockspec.StepBreakClaimed)
 	claims := s.named(t, "claim")
 	if len(claims) != 1 {
 		t.Fatalf("the breaker's claims: %q; want one", claims)
@@ -114,8 +115,8 @@ func otherNamespaceClaimKept(t *testing.T, s *site) {
 func otherNamespaceDeadHolderBroken(t *testing.T, s *site) {
 	s.mustWrite(t, "pre", fast(s.me()))
 	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Namespace: true,
-		Kill: []locking.Step{locking.StepHoldRead}})
-	h.saidKill(t, locking.StepHoldRead)
+		Kill: []lockspec.Step{lockspec.StepHoldRead}})
+	h.saidKill(t, lockspec.StepHoldRead)
 	if !bytes.Contains(s.readRaw(t, lockName), []byte(`"kernelLock"`)) {
 		got, err := locking.Inspect(s.fs, logName, fast(s.me()))
 		if err != nil || got.State != locking.StateOtherNamespace {

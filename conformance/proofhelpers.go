@@ -8,15 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
 // selfIdentity is this process's identity as its locks record it; a case
 // that needs one of its fields skips where the host cannot read it.
-func selfIdentity(t *testing.T) locking.Identity {
+func selfIdentity(t *testing.T) lockspec.Identity {
 	t.Helper()
-	ih, ok := locking.OSHost().(locking.IdentityHost)
+	ih, ok := locking.OSHost().(lockspec.IdentityHost)
 	if !ok {
 		t.Skip("this system's host records no identity")
 	}
@@ -26,7 +27,7 @@ func selfIdentity(t *testing.T) locking.Identity {
 // identityLock is a lock's content in the shape this implementation
 // writes, with the identity fields of id that are set and, when kernel is
 // not nil, the claim of a kernel lock on that file.
-func identityLock(pid int, token string, at time.Time, id locking.Identity, kernel *vfs.FileKey) []byte {
+func identityLock(pid int, token string, at time.Time, id lockspec.Identity, kernel *vfs.FileKey) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, `{"pid":%d,"hostname":%q,"token":%q`, pid, hostname(), token)
 	if id.Boot != "" {
@@ -99,7 +100,7 @@ func (c *child) saidDone(t *testing.T) {
 // saidKill fails unless the child ended after saying "kill STEP" (a child
 // in its own namespace ends through its shell, so its exit status is the
 // shell's).
-func (c *child) saidKill(t *testing.T, step locking.Step) {
+func (c *child) saidKill(t *testing.T, step lockspec.Step) {
 	t.Helper()
 	c.wait(t)
 	for _, l := range c.said {
@@ -111,7 +112,7 @@ func (c *child) saidKill(t *testing.T, step locking.Step) {
 }
 
 // otherNamespace is a pid namespace that is not this process's.
-func otherNamespace(id locking.Identity) uint64 { return id.PIDNamespace + 1 }
+func otherNamespace(id lockspec.Identity) uint64 { return id.PIDNamespace + 1 }
 
 // itoa is strconv.Itoa.
 func itoa(n int) string { return strconv.Itoa(n) }

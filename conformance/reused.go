@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -32,7 +33,7 @@ func reusedPIDReadsAlive(t *testing.T, s *site) {
 		o := fast(s.me())
 		o.Timeout = 50 * time.Millisecond
 		broke := false
-		o.OnStep = func(st locking.Step) { broke = broke || st == locking.StepBreakJudged }
+		lockspec.SetOnStep(&o, func(st lockspec.Step) { broke = broke || st == lockspec.StepBreakJudged })
 		err := s.write("a", o)
 		var te *locking.TimeoutError
 		if !errors.As(err, &te) || te.Holder.PID != pid || te.Holder.State != locking.StateAlive {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/dispatch"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -28,8 +29,8 @@ func stalledBreakerBlocksOthers(t *testing.T, s *site) {
 	dead := s.deadPID(t)
 	lock := lockJSON(dead, s.hostname(), true, "deaddeaddeaddeaddeaddead", time.Now().Add(-time.Hour))
 	s.writeRaw(t, lockName, lock)
-	b := s.start(t, "breaker", childSpec{Role: roleWrite, Title: "stalled", Pause: []stepAt{{Step: locking.StepBreakClaimed}}})
-	b.paused(t, locking.StepBreakClaimed)
+	b := s.start(t, "breaker", childSpec{Role: roleWrite, Title: "stalled", Pause: []stepAt{{Step: lockspec.StepBreakClaimed}}})
+	b.paused(t, lockspec.StepBreakClaimed)
 	pausedAt := time.Now()
 
 	o := short(s.me())
@@ -60,7 +61,7 @@ func stalledBreakerBlocksOthers(t *testing.T, s *site) {
 	}
 	b.resume(t)
 	b.succeeded(t)
-	pausedPastWindows(t, b, locking.StepBreakClaimed)
+	pausedPastWindows(t, b, lockspec.StepBreakClaimed)
 	s.wantTitles(t, "stalled")
 	s.onlyLog(t)
 }
@@ -70,7 +71,7 @@ func (s *site) movedBy(t *testing.T, pid int) []string {
 	t.Helper()
 	var out []string
 	for _, n := range s.ls(t) {
-		if strings.HasPrefix(n, logBase+".lock.broken-"+locking.HostHash(s.hostname())+"-"+fmt.Sprint(pid)+"-") {
+		if strings.HasPrefix(n, logBase+".lock.broken-"+lockspec.HostHash(s.hostname())+"-"+fmt.Sprint(pid)+"-") {
 			out = append(out, agentDir+"/"+n)
 		}
 	}
@@ -121,8 +122,8 @@ func withoutOwnPending(ops []string, host string, pid int) []string {
 // is. When it goes on, it removes only its own moved file, the holder's
 // lock stays byte for byte, and every record survives.
 func stalledReleaser(t *testing.T, s *site) {
-	r := s.start(t, "releaser", childSpec{Role: roleWrite, Title: "releaser", Report: true, Pause: []stepAt{{Step: locking.StepReleaseRenamed}}})
-	r.paused(t, locking.StepReleaseRenamed)
+	r := s.start(t, "releaser", childSpec{Role: roleWrite, Title: "releaser", Report: true, Pause: []stepAt{{Step: lockspec.StepReleaseRenamed}}})
+	r.paused(t, lockspec.StepReleaseRenamed)
 	pausedAt := time.Now()
 	moved := s.movedBy(t, r.pid())
 	if len(moved) != 1 || s.exists(lockName) {
@@ -135,9 +136,9 @@ func stalledReleaser(t *testing.T, s *site) {
 	if probs := s.lockHeld(t, dispatch.CheckOptions{StaleWindow: stallStale}); len(probs) != 0 {
 		t.Fatalf("board check: %+v; want no lock held (no lock under the name)", probs)
 	}
-	gate := newGate(locking.StepHoldRead)
+	gate := newGate(lockspec.StepHoldRead)
 	o := patient(s.me())
-	o.OnStep = gate.at
+	lockspec.SetOnStep(&o, gate.at)
 	done := make(chan error, 1)
 	go func() { done <- s.write("w3", o) }()
 	gate.await(t, "w3", done)
@@ -150,7 +151,7 @@ func stalledReleaser(t *testing.T, s *site) {
 	mark := len(r.said)
 	r.resume(t)
 	r.succeeded(t)
-	pausedPastWindows(t, r, locking.StepReleaseRenamed)
+	pausedPastWindows(t, r, lockspec.StepReleaseRenamed)
 	wantOps(t, "the releaser, once it went on,", r.ops(mark), "remove "+moved[0])
 	if !bytes.Equal(s.readRaw(t, lockName), lock) {
 		t.Fatal("the holder's lock changed when the stalled releaser went on")
@@ -173,8 +174,8 @@ func stalledReleaser(t *testing.T, s *site) {
 // place (bytes and file); the holder's commit lands, and a third writer
 // commits after it.
 func releaserInFenceWindow(t *testing.T, s *site) {
-	r := s.start(t, "releaser", childSpec{Role: roleWrite, Title: "releaser", Report: true, Pause: []stepAt{{Step: locking.StepReleaseRenamed}}})
-	r.paused(t, locking.StepReleaseRenamed)
+	r := s.start(t, "releaser", childSpec{Role: roleWrite, Title: "releaser", Report: true, Pause: []stepAt{{Step: lockspec.StepReleaseRenamed}}})
+	r.paused(t, lockspec.StepReleaseRenamed)
 	pausedAt := time.Now()
 	moved := s.movedBy(t, r.pid())
 	if len(moved) != 1 {
@@ -186,9 +187,9 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 	if probs := s.lockHeld(t, dispatch.CheckOptions{StaleWindow: stallStale}); len(probs) != 0 {
 		t.Fatalf("board check: %+v; want no lock held (no lock under the name)", probs)
 	}
-	gate := newGate(locking.StepCommitFenced)
+	gate := newGate(lockspec.StepCommitFenced)
 	o := patient(s.me())
-	o.OnStep = gate.at
+	lockspec.SetOnStep(&o, gate.at)
 	done := make(chan error, 1)
 	go func() { done <- s.write("holder", o) }()
 	gate.await(t, "the holder", done)
@@ -202,7 +203,7 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 	mark := len(r.said)
 	r.resume(t)
 	r.succeeded(t)
-	pausedPastWindows(t, r, locking.StepReleaseRenamed)
+	pausedPastWindows(t, r, lockspec.StepReleaseRenamed)
 	wantOps(t, "the releaser, once it went on,", r.ops(mark), "remove "+moved[0])
 	fi2, err := os.Stat(s.path(lockName))
 	if err != nil || !os.SameFile(fi, fi2) || !bytes.Equal(s.readRaw(t, lockName), lock) {
@@ -228,19 +229,19 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 // (a unique name nothing re-creates), and the live owner's leftover and
 // the live lock stay; every record survives.
 func stalledSweeper(t *testing.T, s *site) {
-	host := locking.HostHash(s.hostname())
+	host := lockspec.HostHash(s.hostname())
 	deadLeft := fmt.Sprintf("%s.tmp-%s-%d-%s", logName, host, s.deadPID(t), token24)
 	liveLeft := fmt.Sprintf("%s.pending-%s-%d-%s", lockName, host, s.livePID(t), token24)
 	s.writeRaw(t, deadLeft, []byte("{}"))
 	s.writeRaw(t, liveLeft, lockJSON(1, s.hostname(), true, token24, time.Now()))
-	sw := s.start(t, "sweeper", childSpec{Role: roleWrite, Title: "sweeper", Report: true, Pause: []stepAt{{Step: locking.StepSweepJudged}}})
-	sw.paused(t, locking.StepSweepJudged)
+	sw := s.start(t, "sweeper", childSpec{Role: roleWrite, Title: "sweeper", Report: true, Pause: []stepAt{{Step: lockspec.StepSweepJudged}}})
+	sw.paused(t, lockspec.StepSweepJudged)
 	pausedAt := time.Now()
 
 	s.mustWrite(t, "w1", short(s.me()))
-	gate := newGate(locking.StepHoldRead)
+	gate := newGate(lockspec.StepHoldRead)
 	o := patient(s.me())
-	o.OnStep = gate.at
+	lockspec.SetOnStep(&o, gate.at)
 	done := make(chan error, 1)
 	go func() { done <- s.write("w2", o) }()
 	gate.await(t, "w2", done)
@@ -249,8 +250,8 @@ func stalledSweeper(t *testing.T, s *site) {
 	lock := s.readRaw(t, lockName)
 	mark := len(sw.said)
 	sw.resume(t)
-	sw.await(t, "step "+string(locking.StepAcquirePending)) // its sweep is over
-	pausedPastWindows(t, sw, locking.StepSweepJudged)
+	sw.await(t, "step "+string(lockspec.StepAcquirePending)) // its sweep is over
+	pausedPastWindows(t, sw, lockspec.StepSweepJudged)
 	// The leftover is moved to a broken name of the sweeper's own while
 	// it holds the leftover's kernel lock, then removed (locking's
 	// removeLeftover); without kernel locks it is removed where it is.

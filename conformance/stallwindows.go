@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/dispatch"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -43,7 +44,7 @@ func outlastWindows(pausedAt time.Time) {
 
 // pausedPastWindows fails unless the child's own measure of its pause at
 // step exceeds the others' timeout and the stale window.
-func pausedPastWindows(t *testing.T, c *child, step locking.Step) {
+func pausedPastWindows(t *testing.T, c *child, step lockspec.Step) {
 	t.Helper()
 	if d := c.pauseLasted(t, step); d <= stallTimeout || d <= stallStale {
 		t.Fatalf("child %s paused at %s for %v; want past the timeout (%v) and the stale window (%v)", c.name, step, d, stallTimeout, stallStale)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -64,14 +65,14 @@ func unlockDeadHolderSteps(t *testing.T, s *site) {
 	if err != nil || held.State != locking.StateDead || held.PID != pid {
 		t.Fatalf("Inspect = %+v, %v", held, err)
 	}
-	var steps []locking.Step
+	var steps []lockspec.Step
 	o := fast(s.me())
-	o.OnStep = func(st locking.Step) { steps = append(steps, st) }
+	lockspec.SetOnStep(&o, func(st lockspec.Step) { steps = append(steps, st) })
 	if err := locking.Unlock(context.Background(), s.fs, logName, held, false, o); err != nil {
 		t.Fatal(err)
 	}
 	s.empty(t)
-	want := []locking.Step{locking.StepBreakJudged, locking.StepBreakClaimed, locking.StepBreakConfirmed, locking.StepBreakRenamed, locking.StepBreakRemoved}
+	want := []lockspec.Step{lockspec.StepBreakJudged, lockspec.StepBreakClaimed, lockspec.StepBreakConfirmed, lockspec.StepBreakRenamed, lockspec.StepBreakRemoved}
 	if !equalSteps(steps, want) {
 		t.Fatalf("steps %v; want %v", steps, want)
 	}
@@ -166,8 +167,8 @@ func paForceRemoves(t *testing.T, s *site) {
 // nothing, runs its read-modify-write again under a fresh lock and commits
 // after a contender; both records survive.
 func forcedHolderFencedOut(t *testing.T, s *site) {
-	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Report: true, Pause: []stepAt{{Step: locking.StepHoldRead}}})
-	h.paused(t, locking.StepHoldRead)
+	h := s.start(t, "holder", childSpec{Role: roleWrite, Title: "holder", Report: true, Pause: []stepAt{{Step: lockspec.StepHoldRead}}})
+	h.paused(t, lockspec.StepHoldRead)
 	held, err := locking.Inspect(s.fs, logName, fast(s.me()))
 	if err != nil || held.State != locking.StateAlive || held.PID != h.pid() {
 		t.Fatalf("Inspect = %+v, %v; want the live holder (pid %d)", held, err, h.pid())
@@ -199,14 +200,14 @@ func fencedOutOnce(t *testing.T, c *child) {
 	refused := false
 	for i, st := range steps {
 		switch st {
-		case locking.StepHoldRead:
+		case lockspec.StepHoldRead:
 			reads++
-		case locking.StepCommitFenced:
+		case lockspec.StepCommitFenced:
 			fenced++
-		case locking.StepCommitRenamed:
+		case lockspec.StepCommitRenamed:
 			renamed++
-		case locking.StepCommitTempWritten:
-			if reads == 1 && (i+1 >= len(steps) || steps[i+1] != locking.StepCommitFenced) {
+		case lockspec.StepCommitTempWritten:
+			if reads == 1 && (i+1 >= len(steps) || steps[i+1] != lockspec.StepCommitFenced) {
 				refused = true
 			}
 		}
@@ -245,9 +246,9 @@ func unlockChangedRemovesNothing(t *testing.T, s *site) {
 func forceIgnoresLiveClaims(t *testing.T, s *site) {
 	m := locktest.NewMachine("host-a")
 	fakeDeadLock(t, s, m)
-	gate := newGate(locking.StepBreakClaimed)
+	gate := newGate(lockspec.StepBreakClaimed)
 	o := fast(m.Spawn())
-	o.OnStep = gate.at
+	lockspec.SetOnStep(&o, gate.at)
 	done := make(chan error, 1)
 	go func() {
 		h, err := locking.Acquire(context.Background(), s.fs, logName, o)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -51,11 +52,11 @@ func unlockLeavesLeftovers(force bool, holders ...string) func(t *testing.T, s *
 					t.Fatalf("Inspect = %+v, %v; want the lock of pid %d", held, err, pid)
 				}
 				judged := 0
-				o.OnStep = func(st locking.Step) {
-					if st == locking.StepSweepJudged {
+				lockspec.SetOnStep(&o, func(st lockspec.Step) {
+					if st == lockspec.StepSweepJudged {
 						judged++
 					}
-				}
+				})
 				err = locking.Unlock(context.Background(), s.fs, logName, held, force, o)
 				refused := who == holderLive && !force
 				var re *locking.RefusedError
@@ -66,7 +67,7 @@ func unlockLeavesLeftovers(force bool, holders ...string) func(t *testing.T, s *
 					t.Fatalf("unlock (force %v) of a %s holder: %v", force, who, err)
 				}
 				if judged != 0 {
-					t.Errorf("unlock reached %s %d times; it sweeps nothing", locking.StepSweepJudged, judged)
+					t.Errorf("unlock reached %s %d times; it sweeps nothing", lockspec.StepSweepJudged, judged)
 				}
 
 				want := slices.Collect(maps.Keys(left))

@@ -88,13 +88,18 @@ type Holder struct {
 	AcquiredAt string `json:"acquiredAt"`
 }
 
+// DefaultStaleWindow is the spec's LOCK_STALE_AFTER_MS: how old a held
+// lock must be before [Check] reports it. No break and no sweep of the lock
+// reads it: age never breaks a lock.
+const DefaultStaleWindow = 60 * time.Second
+
 // CheckOptions are the options of [Check].
 type CheckOptions struct {
 	// Lock are the lock's seams Check reads with: Host (liveness of the
 	// holder) and Now (its age). Nothing else of it is used.
 	Lock locking.Options
 	// StaleWindow is how long a lock may be held before it is reported:
-	// zero means locking.DefaultStaleWindow (60 s).
+	// zero means [DefaultStaleWindow] (60 s).
 	StaleWindow time.Duration
 	// InFlightGrace is how long Check waits, at most, when a dispatch of
 	// the spawn-log is not on the board and the spawn-log lock is held by
@@ -138,7 +143,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	}
 	stale := opts.StaleWindow
 	if stale <= 0 {
-		stale = locking.DefaultStaleWindow
+		stale = DefaultStaleWindow
 	}
 	if fi, err := fsys.Stat(estate.AgentDir(agent)); err == nil && !fi.IsDir() {
 		// One problem, not one for each file that cannot be read under it.

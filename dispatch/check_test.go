@@ -184,3 +184,10 @@ func TestCheckGrowsLinearly(t *testing.T) {
 		t.Errorf("Check took %.0f times as long for twenty times the dispatches; want it linear (at most 200 times)", ratio)
 	}
 }
+
+// The board check's stale window is the spec's LOCK_STALE_AFTER_MS.
+func TestDefaultStaleWindowIsTheSpecs(t *testing.T) {
+	if dispatch.DefaultStaleWindow != 60*time.Second {
+		t.Fatalf("DefaultStaleWindow = %v; want the spec's 60s", dispatch.DefaultStaleWindow)
+	}
+}

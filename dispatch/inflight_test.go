@@ -13,6 +13,7 @@ import (
 	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
@@ -33,12 +34,12 @@ func racingOpen(t *testing.T, e *estatetest.Estate, host locking.Host) (finish f
 	}
 	committed, proceed, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	o.Timeout = time.Minute // the fence must not give up while it waits
-	o.OnStep = func(s locking.Step) {
-		if s == locking.StepCommitRenamed {
+	lockspec.SetOnStep(&o, func(s lockspec.Step) {
+		if s == lockspec.StepCommitRenamed {
 			close(committed)
 			<-proceed
 		}
-	}
+	})
 	go func() {
 		_, err := dispatch.Open(context.Background(), e.FS, "demo", "racing", o)
 		done <- err
@@ -254,7 +255,7 @@ func TestCheckWaitsForAWriterInAnotherPIDNamespace(t *testing.T) {
 			t.Fatal(err)
 		}
 		ns := uint64(1)
-		if ih, ok := locking.OSHost().(locking.IdentityHost); ok {
+		if ih, ok := locking.OSHost().(lockspec.IdentityHost); ok {
 			ns += ih.Self().PIDNamespace // another pid namespace than this one
 		}
 		lock := locking.LockName(estate.SpawnLogPath("demo"))

@@ -45,8 +45,8 @@ func (e *NotOnBoardError) Unwrap() error { return e.Err }
 // that lock still held, puts the dispatch on the agent's board with
 // [locking.Hold.WriteFenced]: the board's own temp file in the board folder,
 // synced, the same fence before its rename (spec: The steps, Hold and
-// commit). opts are the lock's options (timeout, host, clock, OnStep); its
-// AfterCommit, if set, runs after the board write.
+// commit). opts are the lock's options (timeout, host, clock, step hook); its
+// afterWrite (lockspec.SetAfterCommit), if set, runs after the board write.
 //
 // The board is read once per hold, under the lock, while the spawn-log's
 // temp file is written and before its fence and rename: a board that does

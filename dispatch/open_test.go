@@ -17,6 +17,7 @@ import (
 	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
@@ -52,8 +53,8 @@ func TestOpenAfterALostLockReadsTheBoardAgain(t *testing.T) {
 		ffs := faultfs.New(e.FS)
 		o := opts()
 		forced := false
-		o.OnStep = func(s locking.Step) {
-			if s != locking.StepCommitTempWritten || forced {
+		lockspec.SetOnStep(&o, func(s lockspec.Step) {
+			if s != lockspec.StepCommitTempWritten || forced {
 				return
 			}
 			forced = true // unlock --force, then a newer writer opens a dispatch
@@ -63,7 +64,7 @@ func TestOpenAfterALostLockReadsTheBoardAgain(t *testing.T) {
 			if rec, err := dispatch.Open(context.Background(), e.FS, "demo", "newer", opts()); err != nil || rec.ID != 1 {
 				t.Errorf("the newer open = %+v, %v; want dispatch 1", rec, err)
 			}
-		}
+		})
 		rec, err := dispatch.Open(context.Background(), ffs, "demo", "fenced out once", o)
 		if err != nil || rec.ID != 2 || !forced {
 			t.Fatalf("Open = %+v, %v; want dispatch 2 after one lost lock", rec, err)
@@ -262,8 +263,8 @@ func TestSyncFailureAfterTheCommitReturnsTheRecord(t *testing.T) {
 				ffs := faultfs.New(e.FS)
 				o := opts()
 				renamed := 0
-				o.OnStep = func(s locking.Step) {
-					if s == locking.StepCommitRenamed {
+				lockspec.SetOnStep(&o, func(s lockspec.Step) {
+					if s == lockspec.StepCommitRenamed {
 						renamed++
 						dir := "agents/demo"
 						if after == "board" {
@@ -271,7 +272,7 @@ func TestSyncFailureAfterTheCommitReturnsTheRecord(t *testing.T) {
 						}
 						ffs.Fail(faultfs.Rule{Op: faultfs.OpSync, Match: dir, Err: syscall.EIO, Times: 1})
 					}
-				}
+				})
 				rec, err := dispatch.Open(context.Background(), ffs, "demo", "x", o)
 				var ns *locking.NotSyncedError
 				if !errors.As(err, &ns) || !errors.Is(err, syscall.EIO) {

@@ -10,7 +10,7 @@ import (
 // Update runs the whole read-modify-write of the file name under its lock
 // (spec: The steps, Acquire then Hold and commit then Release; Guarantees):
 // acquire, read (hold:read), fn, commit by a fenced temp-file rename, then
-// opts.AfterCommit (if set) with the lock still held, then release.
+// release.
 //
 // When the fence finds the lock lost, nothing is committed and the whole
 // read-modify-write runs again under a fresh lock, while one timeout from
@@ -18,11 +18,10 @@ import (
 // nil return means the new content is in the file; no record is dropped.
 //
 // Errors: a *TimeoutError (matching ErrTimeout) when the lock stays held by
-// a holder not provably dead; a *NotSyncedError when the commit landed (and
-// AfterCommit ran) but the folder sync failed; an error matching ErrLockLost when the lock
-// was lost and the time ran out; fn's error as is; AfterCommit's error as is
-// (the commit has landed then, and is never repeated); ctx's error; the FS's
-// errors.
+// a holder not provably dead; a *NotSyncedError when the commit landed but
+// the folder sync failed (never repeat the write); an error matching
+// ErrLockLost when the lock was lost and the time ran out; fn's error as
+// is; ctx's error; the FS's errors.
 func Update(ctx context.Context, fsys vfs.FS, name string, fn UpdateFunc, opts Options) error {
 	return lockspec.Update(ctx, fsys, name, fn, opts)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/jsondoc"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
 )
@@ -36,15 +37,15 @@ type AfterAppend func(h *locking.Hold, rec Record) error
 type Prepare func(rec Record) (AfterAppend, error)
 
 // Append adds one dispatch record for agent to its spawn-log under the
-// spawn-log's lock, through [locking.UpdateMapped] (spec: The steps, Hold and
+// spawn-log's lock, through [lockspec.UpdateMapped] (spec: The steps, Hold and
 // commit): the id is the log's nextId as read under the lock, openedAt is
 // opts.Now (or the clock) in UTC, and pid and hostname are opts.Host's (or
 // this process's). The agent's folder is created when missing. When then is
 // not nil it runs after the commit, with the lock still held; opts's own
-// AfterCommit, if set, runs after it.
+// afterWrite (lockspec.SetAfterCommit), if set, runs after it.
 //
 // The spawn-log is read once per hold (mapped where the FS can: see
-// [locking.UpdateMapped]), and written by a splice: the common
+// [lockspec.UpdateMapped]), and written by a splice: the common
 // shape (as pa writes it) is checked by a hand-written scan, and the new
 // document is a new head, the old records' bytes as read, and the new
 // record; anything else is parsed by encoding/json and written whole (see
@@ -57,7 +58,7 @@ type Prepare func(rec Record) (AfterAppend, error)
 // parse (it is left byte for byte); an error matching [ErrNoIDLeft] when its
 // nextId is the largest integer (nothing is written); the lock's errors from locking.Update
 // (*locking.TimeoutError, locking.ErrLockLost once the timeout ran out,
-// ctx's); the FS's. When the error comes from then (or AfterCommit), the
+// ctx's); the FS's. When the error comes from then (or the afterWrite), the
 // record has landed and is returned with it, never committed twice; on every
 // other error the zero Record is returned and nothing was committed.
 func Append(ctx context.Context, fsys vfs.FS, agent, title string, then AfterAppend, opts locking.Options) (Record, error) {
@@ -93,7 +94,7 @@ func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepa
 
 	// fn may run more than once (again after a lost lock); rec and then are
 	// the record and after-commit step of the run whose commit landed when
-	// AfterCommit is reached. prepare runs in a goroutine of its own while
+	// the afterWrite is reached. prepare runs in a goroutine of its own while
 	// the commit writes its temp file; the commit's gate waits for it, and
 	// so does every later run and the end of the Append (pending), so that
 	// no prepare outlives the run that started it.
@@ -141,8 +142,8 @@ func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepa
 		return parts, gate, nil
 	}
 	landed := false
-	after := opts.AfterCommit
-	opts.AfterCommit = func(h *locking.Hold) error {
+	after := lockspec.AfterCommitOf(opts)
+	lockspec.SetAfterCommit(&opts, func(h *locking.Hold) error {
 		landed = true
 		if then != nil {
 			if err := then(h, rec); err != nil {
@@ -153,10 +154,10 @@ func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepa
 			return after(h)
 		}
 		return nil
-	}
+	})
 	// Mapped: appendParts keeps nothing of current but the parts it
 	// returns, and prepare never sees it.
-	err := locking.UpdateMapped(ctx, fsys, name, fn, opts)
+	err := lockspec.UpdateMapped(ctx, fsys, name, fn, opts)
 	drain() // a prepare whose gate was never reached (the temp file's write failed)
 	if err != nil && !landed {
 		return Record{}, err

@@ -16,7 +16,7 @@
 // file (bench: Growth) by its fast path, and encoding/json decides every
 // error and its message ([Parse]). The spawn-log's one write is [Append]
 // (with [AppendPrepared]): it reads the file by mapping it where the FS
-// can, through [locking.UpdateMapped], and writes the new document as a
+// can, through [lockspec.UpdateMapped], and writes the new document as a
 // splice (a new head, the old records' bytes as read, and the new record);
 // a document of another shape is encoded whole.
 //

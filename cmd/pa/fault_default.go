@@ -3,7 +3,7 @@
 package main
 
 import (
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -11,5 +11,5 @@ import (
 // fault_pafault.go for the test build).
 func faultFS(fsys vfs.FS) (vfs.FS, error) { return fsys, nil }
 
-// faultStep is nil: the shipped pa never sets OnStep.
-func faultStep() (func(locking.Step), error) { return nil, nil }
+// faultStep is nil: the shipped pa sets no step hook.
+func faultStep() (func(lockspec.Step), error) { return nil, nil }

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
 )
@@ -18,7 +18,7 @@ import (
 //
 //   - PA_FAULT_LINK_ERRNO=ENOTSUP|EPERM|EOPNOTSUPP wraps the estate in
 //     nolinkfs: every link() fails with that errno (the no-hard-links class).
-//   - PA_FAULT_STEP=<step> (a locking.Step name, e.g. commit:renamed) kills
+//   - PA_FAULT_STEP=<step> (a lockspec.Step name, e.g. commit:renamed) kills
 //     this process with SIGKILL (TerminateProcess on Windows) the first time
 //     the lock reaches that step.
 
@@ -35,17 +35,17 @@ func faultFS(fsys vfs.FS) (vfs.FS, error) {
 	return nolinkfs.New(fsys, errno), nil
 }
 
-// faultStep returns an OnStep that kills the process at PA_FAULT_STEP, or
+// faultStep returns a step hook that kills the process at PA_FAULT_STEP, or
 // an error when that is not a step of the lock.
-func faultStep() (func(locking.Step), error) {
-	want := locking.Step(os.Getenv("PA_FAULT_STEP"))
+func faultStep() (func(lockspec.Step), error) {
+	want := lockspec.Step(os.Getenv("PA_FAULT_STEP"))
 	if want == "" {
 		return nil, nil
 	}
-	if !slices.Contains(locking.Steps, want) {
+	if !slices.Contains(lockspec.Steps, want) {
 		return nil, fmt.Errorf("PA_FAULT_STEP %q is not a step of the lock", want)
 	}
-	return func(s locking.Step) {
+	return func(s lockspec.Step) {
 		if s != want {
 			return
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/filekind"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
@@ -210,7 +211,7 @@ func lockOptions(wait time.Duration) (locking.Options, error) {
 	if err != nil {
 		return o, fail(exitUsage, "%v", err)
 	}
-	o.OnStep = onStep
+	lockspec.SetOnStep(&o, onStep)
 	switch {
 	case wait < 0:
 		return o, fail(exitUsage, "--wait %s: want a duration of 0 or more", wait)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -125,7 +126,7 @@ func TestUnlockInterruptedWhileWaiting(t *testing.T) {
 	content := lockJSON(dead, hostname(), time.Now())
 	estatetest.WriteFile(t, home, logName+".lock", content)
 	sum := sha256.Sum256([]byte(content))
-	claim := logName + ".lock.claim-" + hex.EncodeToString(sum[:8]) + "-" + locking.HostHash(hostname()) + "-" + strconv.Itoa(live) + "-" + strings.Repeat("c", 24)
+	claim := logName + ".lock.claim-" + hex.EncodeToString(sum[:8]) + "-" + lockspec.HostHash(hostname()) + "-" + strconv.Itoa(live) + "-" + strings.Repeat("c", 24)
 	estatetest.WriteFile(t, home, claim, "{}")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
@@ -57,7 +58,7 @@ func thisProcess(h locking.Holder) bool {
 	if ns == 0 {
 		return true // not recorded: the pid alone, as the spec judges it
 	}
-	ih, ok := locking.OSHost().(locking.IdentityHost)
+	ih, ok := locking.OSHost().(lockspec.IdentityHost)
 	return ok && ih.Self().PIDNamespace == ns
 }
 

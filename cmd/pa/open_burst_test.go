@@ -11,7 +11,7 @@ import (
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate/estatetest"
-	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
@@ -61,7 +61,7 @@ func burstOfOpens(t *testing.T, c binClass) {
 	home := t.TempDir()
 	cmds := make([]*exec.Cmd, burstSize)
 	stdouts, stderrs := make([]bytes.Buffer, burstSize), make([]bytes.Buffer, burstSize)
-	noBreak := []string{"PA_FAULT_STEP=" + string(locking.StepBreakJudged)} // read by the pafault build alone
+	noBreak := []string{"PA_FAULT_STEP=" + string(lockspec.StepBreakJudged)} // read by the pafault build alone
 	for i := range cmds {
 		cmds[i] = c.command(home, noBreak, "dispatch", "open", "--agent", burstAgent, "--title", burstTitle(i))
 		cmds[i].Stdout, cmds[i].Stderr = &stdouts[i], &stderrs[i]
@@ -102,7 +102,7 @@ func burstOfOpens(t *testing.T, c binClass) {
 				t.Errorf("process %d: exit 2, stdout %q, stderr %q; want one line leading with %q and its holder", i, stdout, stderr, lead)
 			}
 		default:
-			t.Errorf("process %d: %v, stdout %q, stderr %q; want exit 0 or 2 (killed: it judged a live holder dead, at %s)", i, cmd.ProcessState, stdout, stderr, locking.StepBreakJudged)
+			t.Errorf("process %d: %v, stdout %q, stderr %q; want exit 0 or 2 (killed: it judged a live holder dead, at %s)", i, cmd.ProcessState, stdout, stderr, lockspec.StepBreakJudged)
 		}
 	}
 	t.Logf("%d processes: %d recorded, %d gave up", burstSize, len(byID), gaveUp)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/spawnlog"
@@ -65,7 +66,7 @@ func TestOpenOnACorruptSpawnLogExitsOneAndChangesNothing(t *testing.T) {
 // sha256(hostname)>-<pid>-<24 hex>.
 func claimName(lock, content, host string, pid int) string {
 	sum := sha256.Sum256([]byte(content))
-	return lock + ".claim-" + hex.EncodeToString(sum[:8]) + "-" + locking.HostHash(host) + "-" + strconv.Itoa(pid) + "-" + strings.Repeat("c", 24)
+	return lock + ".claim-" + hex.EncodeToString(sum[:8]) + "-" + lockspec.HostHash(host) + "-" + strconv.Itoa(pid) + "-" + strings.Repeat("c", 24)
 }
 
 // Unlock without --force while another breaker's live claim is on a dead
@@ -87,7 +88,7 @@ func TestUnlockBusyExitsTwo(t *testing.T) {
 	pa := programFor(home)
 	lead := fmt.Sprintf("pa: agents/demo/spawn-log.json.lock held by pid %d on host ", dead)
 	tail := fmt.Sprintf("): not removed, pid %d (host %s, claim %s) is breaking it; run %s dispatch unlock --agent demo again\n",
-		live, locking.HostHash(hostname()), filepath.Base(claim), pa)
+		live, lockspec.HostHash(hostname()), filepath.Base(claim), pa)
 	if r.code != exitProblem || !strings.HasPrefix(r.stderr, lead) || !strings.HasSuffix(r.stderr, tail) ||
 		!strings.Contains(r.stderr, " (dead, age ") || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q; want exit 2 and one line\n%s...%s", r.code, r.stderr, lead, tail)

@@ -13,6 +13,7 @@ import (
 	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
@@ -94,7 +95,7 @@ func TestLockHeldLineFitsTheEvidenceInTheBound(t *testing.T) {
 	opening := "\x1b[2J\x1b]0;x\x07" + strings.Repeat("\u009b", 5)
 	acquiredAt := opening + strings.Repeat("z", 255-utf8.RuneCountInString(opening))
 	old := time.Date(1902, 1, 1, 0, 0, 0, 0, time.UTC)
-	self := locking.OSHost().(locking.IdentityHost).Self()
+	self := locking.OSHost().(lockspec.IdentityHost).Self()
 	const maxStart = "18446744073709551615"
 	for _, tc := range []struct {
 		name     string

@@ -27,7 +27,7 @@ var mutations = []mutation{
 		`return err == nil || errors.Is(err, unix.EPERM) && false`},
 	{"break a live lock past the stale window (age)", "env.judge",
 		`h.State, h.Evidence = e.liveness(rec, kernel)`,
-		`h.State, h.Evidence = e.liveness(rec, kernel); if h.Age > DefaultStaleWindow { h.State = StateDead }`},
+		`h.State, h.Evidence = e.liveness(rec, kernel); if h.Age > 60*time.Second { h.State = StateDead }`},
 	{"skip the folder listing after a claim", "env.breakLock",
 		`entries, err := vfs.ReadDirPrefix(fsys, n.dir, []string{prefix})`,
 		`entries, err := []fs.DirEntry(nil), error(nil)`},

@@ -26,7 +26,7 @@ func Parse[E any](f *Format[E], name string, data []byte) (Doc[E], error) {
 }
 
 // The mapped read (Read, ReadForEdit; the spawn-log's append is mapped by
-// locking.UpdateMapped) is within Growth's goals either way: with it off
+// lockspec.UpdateMapped) is within Growth's goals either way: with it off
 // (the board read into memory, the spawn-log's mapping copied whole), the
 // 100k-record open took 110 to 119 ms and 59.8 MiB (3.14x the file, under
 // the goal's 4x), against 66.6 to 114 ms and 40.2 MiB (2.11x) in the same

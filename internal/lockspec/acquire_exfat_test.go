@@ -76,7 +76,7 @@ func TestExFATLinkOrderWhileWaiting(t *testing.T) {
 	opts := fast(m.Spawn())
 	opts.Timeout = 5 * time.Second
 	var steps []lockspec.Step
-	opts.OnStep = func(s lockspec.Step) { steps = append(steps, s) }
+	lockspec.SetOnStep(&opts, func(s lockspec.Step) { steps = append(steps, s) })
 	h2, err := lockspec.Acquire(context.Background(), ffs, target, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func TestExFATLinkOrderPutBack(t *testing.T) {
 		opts := fast(m.Spawn())
 		opts.Timeout = lockspec.NoWait
 		var steps []lockspec.Step
-		opts.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 			steps = append(steps, s)
 			switch {
 			case s == lockspec.StepBreakConfirmed:
@@ -138,7 +138,7 @@ func TestExFATLinkOrderPutBack(t *testing.T) {
 			case s == lockspec.StepBreakMismatch && taken:
 				e.writeRaw(t, lockP, third) // a third writer takes the free name
 			}
-		}
+		})
 		_, err := lockspec.Acquire(context.Background(), ffs, target, opts)
 		if !errors.Is(err, lockspec.ErrTimeout) {
 			t.Fatalf("taken=%v: the breaker's acquire: %v; want a timeout behind the live lock", taken, err)

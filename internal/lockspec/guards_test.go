@@ -36,11 +36,11 @@ func TestConfirmRechecksDeadness(t *testing.T) {
 		e.writeRaw(t, lockP, lock)
 		opts := fast(m.Spawn())
 		opts.Timeout = 50 * time.Millisecond
-		opts.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 			if s == lockspec.StepBreakClaimed {
 				m.Revive(p.PID()) // the pid is reused between judge and confirm
 			}
-		}
+		})
 		_, err := lockspec.Acquire(context.Background(), e.fsys, target, opts)
 		var te *lockspec.TimeoutError
 		if !errors.As(err, &te) || te.Holder.State != lockspec.StateAlive {
@@ -65,12 +65,12 @@ func TestDeadClaimSeenAtListingIsRemoved(t *testing.T) {
 		opts := fast(m.Spawn())
 		opts.Timeout = lockspec.NoWait
 		made := false
-		opts.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 			if s == lockspec.StepBreakJudged && !made { // after the sweep
 				made = true
 				e.writeRaw(t, claim, []byte(`{}`))
 			}
-		}
+		})
 		if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("a"), opts); err != nil {
 			t.Fatalf("a dead breaker's claim blocked the break: %v", err)
 		}
@@ -113,11 +113,11 @@ func TestFenceReadErrorRefuses(t *testing.T) {
 		ffs := faultfs.New(e.fsys)
 		opts := fast(nil)
 		opts.Timeout = lockspec.NoWait
-		opts.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 			if s == lockspec.StepCommitTempWritten {
 				ffs.Fail(faultfs.Rule{Op: faultfs.OpOpenFile, Match: "log.json.lock", Err: syscall.EIO, Times: 1})
 			}
-		}
+		})
 		err := lockspec.Update(context.Background(), ffs, target, appendRecord("a"), opts)
 		if err == nil || !errors.Is(err, syscall.EIO) {
 			t.Fatalf("err = %v; want the fence's read error", err)
@@ -146,7 +146,7 @@ func TestClassLearnedFromLinkOnly(t *testing.T) {
 		opts := fast(m.Spawn())
 		opts.Timeout = 5 * time.Second
 		var steps []lockspec.Step
-		opts.OnStep = func(s lockspec.Step) { steps = append(steps, s) }
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) { steps = append(steps, s) })
 		ffs.Before(func(ev faultfs.Event) error {
 			// Release the first holder after the waiter has tried a few times.
 			if ev.Op == faultfs.OpOpenFile && ev.Name == lockP {
@@ -185,7 +185,7 @@ func TestPutBackStepsSeeTheRowsState(t *testing.T) {
 		var newBytes []byte
 		sawPutBack, sawOpened := false, false
 		opts := fast(old)
-		opts.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 			switch s {
 			case lockspec.StepReleasePutBackOpened:
 				sawOpened = true
@@ -205,7 +205,7 @@ func TestPutBackStepsSeeTheRowsState(t *testing.T) {
 					t.Errorf("at %s the moved name is already gone: %q", s, e.ls(t))
 				}
 			}
-		}
+		})
 		h, err := lockspec.Acquire(context.Background(), e.fsys, target, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -274,10 +274,10 @@ func TestOddLockNamesAndUnlock(t *testing.T) {
 
 // The spec's windows are the defaults.
 func TestDefaultWindows(t *testing.T) {
-	if lockspec.DefaultTimeout != 10*time.Second || lockspec.DefaultStaleWindow != 60*time.Second ||
+	if lockspec.DefaultTimeout != 10*time.Second ||
 		lockspec.DefaultUnlockBusyWait != time.Second || lockspec.DefaultPollInterval != 10*time.Millisecond {
-		t.Fatalf("windows %v %v %v %v; want the spec's 10s, 60s, 1s and about 10ms",
-			lockspec.DefaultTimeout, lockspec.DefaultStaleWindow, lockspec.DefaultUnlockBusyWait, lockspec.DefaultPollInterval)
+		t.Fatalf("windows %v %v %v; want the spec's 10s, 1s and about 10ms",
+			lockspec.DefaultTimeout, lockspec.DefaultUnlockBusyWait, lockspec.DefaultPollInterval)
 	}
 }
 
@@ -371,7 +371,7 @@ func TestRetryGetsOnlyTheTimeLeft(t *testing.T) {
 		// timeout).
 		opts.Timeout = 2 * time.Second
 		forced := false
-		opts.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 			if s == lockspec.StepHoldRead && !forced {
 				// A slow first hold: it uses 1.4s of the 2s timeout
 				// before its fence finds the loss (a duration, not an
@@ -385,7 +385,7 @@ func TestRetryGetsOnlyTheTimeLeft(t *testing.T) {
 					t.Error(err)
 				}
 			}
-		}
+		})
 		start := time.Now()
 		err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("a"), opts)
 		took := time.Since(start)
@@ -423,11 +423,11 @@ func TestVanishedLocks(t *testing.T) {
 		e.writeRaw(t, lockP, lockJSON(locktest.DeadPID(t), hostname(t), true, "deaddeaddeaddeaddeaddead", time.Now()))
 		opts := fast(nil)
 		opts.Timeout = lockspec.NoWait
-		opts.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 			if s == lockspec.StepBreakConfirmed {
 				_ = os.Remove(e.path(lockP)) // another unlock got there first
 			}
-		}
+		})
 		if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("a"), opts); err != nil {
 			t.Fatalf("a breaker whose lock vanished: %v", err)
 		}

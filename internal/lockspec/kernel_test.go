@@ -424,7 +424,7 @@ func TestDeadClaimWithAPidThatAnswersDoesNotBlockABreak(t *testing.T) {
 	// A real breaker's claim, paused after its listing, names its own file.
 	reached, resume := make(chan string), make(chan struct{})
 	first := fast(m.SpawnIn(nsA))
-	first.OnStep = func(s lockspec.Step) {
+	lockspec.SetOnStep(&first, func(s lockspec.Step) {
 		if s == lockspec.StepBreakClaimed {
 			for _, n := range e.ls(t) {
 				if strings.Contains(n, ".claim-") {
@@ -433,7 +433,7 @@ func TestDeadClaimWithAPidThatAnswersDoesNotBlockABreak(t *testing.T) {
 			}
 			<-resume
 		}
-	}
+	})
 	done := make(chan error, 1)
 	go func() {
 		judged, err := lockspec.Inspect(e.fsys, target, first)
@@ -552,12 +552,12 @@ func TestCommitTempFileOfAnotherNamespaceNotSwept(t *testing.T) {
 		m := locktest.NewMachine("host-a")
 		reached, resume := make(chan struct{}), make(chan struct{})
 		o := fast(m.SpawnIn(nsB))
-		o.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&o, func(s lockspec.Step) {
 			if s == lockspec.StepCommitTempWritten {
 				close(reached)
 				<-resume
 			}
-		}
+		})
 		h, err := lockspec.Acquire(context.Background(), e.fsys, target, o)
 		if err != nil {
 			t.Fatal(err)

@@ -11,9 +11,6 @@ const (
 	// DefaultTimeout is LOCK_TIMEOUT_MS: how long a writer waits for a held
 	// lock before it fails with a *TimeoutError.
 	DefaultTimeout = 10 * time.Second
-	// DefaultStaleWindow is LOCK_STALE_AFTER_MS: how old a held lock must be
-	// before `pa board check` reports it. No break and no sweep reads it.
-	DefaultStaleWindow = 60 * time.Second
 	// DefaultUnlockBusyWait is UNLOCK_BUSY_WAIT_MS: how long [Unlock]
 	// without force waits while another breaker's live claim is on the lock.
 	DefaultUnlockBusyWait = time.Second
@@ -26,11 +23,13 @@ const (
 // held by a holder that is not provably dead (`--wait 0`).
 const NoWait time.Duration = -1
 
-// Options are the seams of the lock. The zero value is the shipped
+// Options are the settings of the lock. The zero value is the shipped
 // behaviour: the real host, the real clock, crypto/rand, the spec's windows
 // and no step hook. Options are values, never globals: two locks in one
 // process may use different ones (tests run several "processes" as
-// goroutines, each with its own [Host]).
+// goroutines, each with its own [Host]). The seams that only this module
+// sets (the step hook, the afterWrite, the token source) are unexported,
+// set by [SetOnStep], [SetAfterCommit] and [SetRand].
 type Options struct {
 	// Host is this process's host: its hostname, its pid and the liveness
 	// of other pids. Nil means [OSHost].
@@ -40,10 +39,6 @@ type Options struct {
 	// means time.Now. It never decides a break or a sweep, and the waits
 	// (timeout, poll, busy-wait) always run on the real clock.
 	Now func() time.Time
-
-	// Rand is the source of the 24-hex token of each hold and the 24-hex
-	// attempt token of each name. Nil means crypto/rand.Reader.
-	Rand io.Reader
 
 	// Timeout is how long Acquire (and Update, from its start) waits for a
 	// held lock: zero means DefaultTimeout (10 s), NoWait (or any negative
@@ -62,17 +57,28 @@ type Options struct {
 	// (1 s).
 	UnlockBusyWait time.Duration
 
-	// OnStep, when set, is called synchronously at each [Step]. A test
-	// pauses (blocks in it) or kills the process there. The shipped path
-	// never sets it.
-	OnStep func(Step)
-
-	// AfterCommit, when set, is called by [Update] after the commit rename,
-	// with the lock still held (the spec's afterWrite: `pa dispatch` patches
-	// the board there through [Hold.WriteFenced]). Its error is returned by
-	// Update; the commit is never repeated.
-	AfterCommit func(h *Hold) error
+	onStep      func(Step)
+	afterCommit func(h *Hold) error
+	rand        io.Reader
 }
+
+// SetOnStep makes o call f synchronously at each [Step] (spec: The steps,
+// "a test-only seam"): a test pauses (blocks in f) or kills the process
+// there. The shipped path never sets it.
+func SetOnStep(o *Options, f func(Step)) { o.onStep = f }
+
+// SetAfterCommit makes [Update] call f after the commit rename, with the
+// lock still held (the spec's afterWrite: `pa dispatch open` patches the
+// board there through [Hold.WriteFenced]). Its error is returned by
+// Update; the commit is never repeated.
+func SetAfterCommit(o *Options, f func(h *Hold) error) { o.afterCommit = f }
+
+// AfterCommitOf is the function [SetAfterCommit] set in o, or nil.
+func AfterCommitOf(o Options) func(h *Hold) error { return o.afterCommit }
+
+// SetRand makes r the source of the 24-hex token of each hold and of the
+// attempt token of each name; nil means crypto/rand.Reader.
+func SetRand(o *Options, r io.Reader) { o.rand = r }
 
 // env is Options with every default filled in.
 type env struct {
@@ -88,9 +94,9 @@ type env struct {
 
 func (o Options) env() *env {
 	e := &env{
-		host: o.Host, now: o.Now, rand: o.Rand, timeout: o.Timeout,
+		host: o.Host, now: o.Now, rand: o.rand, timeout: o.Timeout,
 		poll: o.PollInterval, busyWait: o.UnlockBusyWait,
-		onStep: o.OnStep, afterCommit: o.AfterCommit,
+		onStep: o.onStep, afterCommit: o.afterCommit,
 	}
 	if e.host == nil {
 		e.host = OSHost()

@@ -93,11 +93,11 @@ func TestWaiterWritesOnePendingFileWithAFreshTime(t *testing.T) {
 	clock.Store(&first)
 	var pendingSteps atomic.Int32
 	opts.Now = func() time.Time { return *clock.Load() }
-	opts.OnStep = func(s lockspec.Step) {
+	lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 		if s == lockspec.StepAcquirePending {
 			pendingSteps.Add(1)
 		}
-	}
+	})
 	done := acquireAsync(context.Background(), ffs, opts)
 	receive(t, refused, patience, "the waiter's refused link()")
 	clock.Store(&later) // the next publish is later than the first
@@ -322,11 +322,11 @@ func TestPendingFileNotKeptWithoutWriteAt(t *testing.T) {
 			var pendingSteps atomic.Int32
 			opts := fast(m.Spawn())
 			opts.Timeout = 10 * time.Second
-			opts.OnStep = func(s lockspec.Step) {
+			lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 				if s == lockspec.StepAcquirePending {
 					pendingSteps.Add(1)
 				}
-			}
+			})
 			// When the waiter reads the lock after its refused link()
 			// (step 3), its pending file is gone already.
 			var atWait []string

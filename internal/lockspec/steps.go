@@ -1,7 +1,7 @@
 package lockspec
 
 // Step names one point of the lock's protocol, as the spec names it (spec:
-// The steps). [Options.OnStep] is called with it, synchronously, right after
+// The steps). the hook [SetOnStep] sets is called with it, synchronously, right after
 // the action the name describes.
 type Step string
 

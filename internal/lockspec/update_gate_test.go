@@ -18,11 +18,11 @@ func TestUpdateMappedGateRunsBeforeTheFence(t *testing.T) {
 		e.writeRaw(t, target, []byte("old"))
 		var order []string
 		opts := fast(lockspec.OSHost())
-		opts.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 			if s == lockspec.StepCommitTempWritten || s == lockspec.StepCommitFenced || s == lockspec.StepCommitRenamed {
 				order = append(order, string(s))
 			}
-		}
+		})
 		refused := errors.New("the board does not parse")
 		err := lockspec.UpdateMapped(context.Background(), e.fsys, target, func([]byte, bool) ([][]byte, func() error, error) {
 			return [][]byte{[]byte("new")}, func() error { order = append(order, "gate"); return refused }, nil

@@ -44,13 +44,13 @@ func TestUpdateMappedFileCutShortIsAnError(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		e.writeRaw(t, target, bytes.Repeat([]byte("x"), 1<<16))
 		opts := fast(lockspec.OSHost())
-		opts.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 			if s == lockspec.StepHoldRead {
 				if err := os.Truncate(e.path(target), 0); err != nil {
 					t.Error(err)
 				}
 			}
-		}
+		})
 		err := lockspec.UpdateMapped(context.Background(), e.fsys, target, func(cur []byte, exists bool) ([][]byte, func() error, error) {
 			n := bytes.Count(cur, []byte("x")) // touches the pages past the new end
 			return [][]byte{{byte(n)}}, nil, nil

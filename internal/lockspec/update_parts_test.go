@@ -34,7 +34,7 @@ func TestUpdatePartsLandsWhole(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		var steps []lockspec.Step
 		opts := fast(nil)
-		opts.OnStep = func(s lockspec.Step) { steps = append(steps, s) }
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) { steps = append(steps, s) })
 		var runs [][]byte
 		for _, rec := range []string{"a", "b", "c"} {
 			steps = nil
@@ -66,7 +66,7 @@ func TestUpdatePartsRetriesAfterALostLock(t *testing.T) {
 		e.writeRaw(t, target, []byte(`["a"]`))
 		opts := fast(nil)
 		forced := false
-		opts.OnStep = func(s lockspec.Step) {
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
 			if s != lockspec.StepCommitTempWritten || forced {
 				return
 			}
@@ -85,7 +85,7 @@ func TestUpdatePartsRetriesAfterALostLock(t *testing.T) {
 			if err := h.Release(); err != nil {
 				t.Error(err)
 			}
-		}
+		})
 		var runs [][]byte
 		if err := lockspec.UpdateParts(context.Background(), e.fsys, target, spliceRecord("b", &runs), opts); err != nil {
 			t.Fatal(err)

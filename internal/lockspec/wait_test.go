@@ -324,7 +324,7 @@ func TestDeadHolderFoundByThePoll(t *testing.T) {
 		waiting := onWait(ffs)
 		opts := lockspec.Options{Host: m.Spawn(), PollInterval: 200 * time.Millisecond, Timeout: time.Minute}
 		var steps []lockspec.Step
-		opts.OnStep = func(s lockspec.Step) { steps = append(steps, s) }
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) { steps = append(steps, s) })
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		done := acquireAsync(ctx, ffs, opts)
