@@ -106,9 +106,15 @@ var mutations = []mutation{
 	// TestDeadHolderFoundByThePoll; as a mutation it would cost minutes of
 	// waits run out.)
 	{"arm the watch only at the wait, after the read of step 3", "env.acquirePinned",
-		`woken, err := w.wait(ctx, time.Until(deadline), held.Token)`,
-		`w.close(); w.arm(); woken, err := w.wait(ctx, time.Until(deadline), held.Token)`},
-	{"arm once per acquire, though a watch may be on the file a former holder held", "waiter.arm",
+		`		if time.Now().Before(deadline) {
+			w.Arm()
+		}
+		held, err := e.readLock(fsys, n.lock)`,
+		`		held, err := e.readLock(fsys, n.lock)
+		if time.Now().Before(deadline) {
+			w.Arm()
+		}`},
+	{"arm once per acquire, though a watch may be on the file a former holder held", "Waiter.Arm",
 		`if w.watch != nil && w.keep {`,
 		`if w.watch != nil {`},
 	// The per-inode watch of osfs on Linux: the lock file itself, so the
@@ -129,40 +135,40 @@ var mutations = []mutation{
 					w.moved.Store(true)`},
 	// The wait queue (vfs.QueueFS): one waiter at a time watches and
 	// reads at the poll; the others wait in the queue, with a slow poll.
-	{"every waiter watches and polls, as with no queue", "waiter.queued",
-		`func (w *waiter) queued() bool { return w.place != nil && !w.head }`,
-		`func (w *waiter) queued() bool { return false }`},
-	{"no slow poll behind the head of the queue", "waiter.waitInQueue",
-		`head, err := w.place.Wait(ctx, min(left, w.slowPoll()))`,
+	{"every waiter watches and polls, as with no queue", "Waiter.Queued",
+		`func (w *Waiter) Queued() bool { return w.place != nil && !w.head }`,
+		`func (w *Waiter) Queued() bool { return false }`},
+	{"no slow poll behind the head of the queue", "Waiter.waitInQueue",
+		`head, err := w.place.Wait(ctx, min(left, w.SlowPoll()))`,
 		`head, err := w.place.Wait(ctx, left)`},
 	{"a slow poll of 2,000 polls behind the head (20 s, past the timeout)", "",
 		`const queueSlowPolls = 200`,
 		`const queueSlowPolls = 2000`},
-	{"a fixed slow poll behind the head (waiters read in step)", "waiter.slowPoll",
+	{"a fixed slow poll behind the head (waiters read in step)", "Waiter.SlowPoll",
 		`return mean/2 + rand.N(mean)`,
 		`return mean + 0*rand.N(mean)`},
-	{"the slow poll behind the head outlasts the deadline", "waiter.waitInQueue",
-		`head, err := w.place.Wait(ctx, min(left, w.slowPoll()))`,
-		`head, err := w.place.Wait(ctx, w.slowPoll())`},
-	{"the head never leaves the queue", "waiter.end",
+	{"the slow poll behind the head outlasts the deadline", "Waiter.waitInQueue",
+		`head, err := w.place.Wait(ctx, min(left, w.SlowPoll()))`,
+		`head, err := w.place.Wait(ctx, w.SlowPoll())`},
+	{"the head never leaves the queue", "Waiter.End",
 		`w.leave() // the head lets the next waiter up`,
 		``},
-	{"a queue that fails keeps its waiter in it", "waiter.waitInQueue",
+	{"a queue that fails keeps its waiter in it", "Waiter.waitInQueue",
 		`	w.leave()
 	return false, nil`,
 		`	return true, nil`},
 	{"the woken head reads before it publishes", "env.acquirePinned",
-		`publish = woken && w.head`,
+		`publish = woken && w.Head()`,
 		`publish = false && woken`},
 	{"a woken waiter without a queue publishes at once", "env.acquirePinned",
-		`publish = woken && w.head`,
+		`publish = woken && w.Head()`,
 		`publish = woken`},
 	{"a waiter behind the head keeps its pending file", "env.acquirePinned",
-		`		if w.queued() {
+		`		if w.Queued() {
 			// Behind the head`,
 		`		if false {
 			// Behind the head`},
-	{"the new head reads before it publishes", "waiter.wait",
+	{"the new head reads before it publishes", "Waiter.Wait",
 		`return w.head, nil // at the head now: publish at once`,
 		`return false, nil`},
 	{"an abandoned place in the queue keeps its descriptor", "place.block",

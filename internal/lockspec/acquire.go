@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/wake"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -69,8 +70,8 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 	}
 	h := &Hold{fsys: fsys, e: e, n: n, token: token}
 	defer h.dropPending() // a pending file kept through a wait (pending.go)
-	w := newWaiter(fsys, n.lock, e.poll)
-	defer w.end()
+	w := wake.New(fsys, n.lock, e.poll)
+	defer w.End()
 	missed := false // the last read found no lock although publish found one
 	atOnce := 0     // tries again at once since the last wait
 	publish := true // false after a wait: the read of step 3 comes first
@@ -91,7 +92,7 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 		// dead; otherwise wait and try again. The watch is armed before
 		// the read, so a release after the read wakes the wait.
 		if time.Now().Before(deadline) {
-			w.arm()
+			w.Arm()
 		}
 		held, err := e.readLock(fsys, n.lock)
 		switch {
@@ -135,14 +136,14 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
 		}
 		atOnce = 0
-		if w.queued() {
+		if w.Queued() {
 			// Behind the head a waiter reads the lock only at its slow
 			// poll: its pending file would only crowd the folder that
 			// every arriving writer's sweep lists and judges (bench:
 			// burst). It makes a new one when it next publishes.
 			_ = h.dropPending()
 		}
-		woken, err := w.wait(ctx, time.Until(deadline), held.Token)
+		woken, err := w.Wait(ctx, time.Until(deadline), held.Token)
 		if err != nil {
 			return nil, err
 		}
@@ -153,7 +154,7 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 		// by its watch, or just made the head, it publishes at once (on
 		// EEXIST it reads, with the watch armed again before the read, as
 		// after any publish).
-		publish = woken && w.head
+		publish = woken && w.Head()
 	}
 }
 
@@ -161,7 +162,7 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 const maxAtOnce = 3
 
 // sleep waits d, or less when ctx ends (then it returns ctx's error).
-func (e *env) sleep(ctx context.Context, d time.Duration) error { return sleep(ctx, d) }
+func (e *env) sleep(ctx context.Context, d time.Duration) error { return wake.Sleep(ctx, d) }
 
 // recordFor returns the lock's content but acquiredAt, claiming the kernel
 // lock on the file of key when claim is set; made once per file (a kept

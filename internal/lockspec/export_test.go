@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/wake"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -19,7 +20,7 @@ func ForgetLinkedKernelLock() { linksShareKernelLock.Clear() }
 
 // SlowPollFor is the slow poll behind the head of the queue of a waiter
 // whose poll interval is poll: one draw of its random time.
-func SlowPollFor(poll time.Duration) time.Duration { return (&waiter{poll: poll}).slowPoll() }
+func SlowPollFor(poll time.Duration) time.Duration { return wake.New(nil, "", poll).SlowPoll() }
 
 // Describe is h as locking's errors describe it (internal/display).
 func Describe(h Holder) string { return h.shown().Describe() }

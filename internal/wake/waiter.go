@@ -1,4 +1,4 @@
-package lockspec
+package wake
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // hold is handed off fast while a long one costs one read per poll.
 const firstBackoff = 100 * time.Microsecond
 
-// waiter is how a writer waits for a held lock (spec: The steps, Acquire
+// Waiter is how a writer waits for a held lock (spec: The steps, Acquire
 // step 3, "wait about 10 ms and go to 2").
 //
 // Where the FS has a [vfs.WatchFS] (osfs: inotify on the lock file itself on
@@ -24,13 +24,13 @@ const firstBackoff = 100 * time.Microsecond
 // never missed: either the read finds no lock, or the watch has the event.
 // Where the FS has a [vfs.QueueFS] only the head of the lock's wait queue
 // watches and polls; the others wait in the queue (queue.go). Without a
-// watch (or once it fails) the waiter sleeps a back-off that starts at
+// watch (or once it fails) the Waiter sleeps a back-off that starts at
 // firstBackoff and doubles up to the poll interval, from the start of each
 // holder's hold it sees.
 //
 // Nothing safe depends on any of it: a wake only leads to the read of
 // step 3 and, when the lock is gone, the publish of step 2.
-type waiter struct {
+type Waiter struct {
 	fsys vfs.FS
 	lock string
 	poll time.Duration
@@ -46,20 +46,22 @@ type waiter struct {
 	head   bool      // place is at the head of the queue
 }
 
-func newWaiter(fsys vfs.FS, lock string, poll time.Duration) *waiter {
-	return &waiter{fsys: fsys, lock: lock, poll: poll}
+// New is the Waiter of one acquire of the lock named lock in fsys, with
+// poll the longest wait between two reads (the lock's PollInterval).
+func New(fsys vfs.FS, lock string, poll time.Duration) *Waiter {
+	return &Waiter{fsys: fsys, lock: lock, poll: poll}
 }
 
-// arm arms the watch on the lock name before the read of step 3. A watch
+// Arm arms the watch on the lock name before the read of step 3. A watch
 // may be on the file the name holds (osfs on Linux: each hold is a new
 // file), so a new one is armed for each read, unless the last wait ran out
 // with no wake and nothing came since: that watch is still on the file the
 // name holds. A FS without the capability, or a watch that cannot be armed
-// (inotify's limits), leaves the waiter to poll for the rest of the
+// (inotify's limits), leaves the Waiter to poll for the rest of the
 // acquire.
-func (w *waiter) arm() {
+func (w *Waiter) Arm() {
 	w.join()
-	if w.off || w.queued() {
+	if w.off || w.Queued() {
 		return // only the head of the queue watches
 	}
 	if w.watch != nil && w.keep {
@@ -75,15 +77,15 @@ func (w *waiter) arm() {
 	w.watch = watch
 }
 
-// wait waits for the lock held by holder (its token) to go, at most left
+// Wait waits for the lock held by holder (its token) to go, at most left
 // (the time to the acquire's deadline) and at most the poll interval (a
 // waiter behind the head of the queue: at most its slow poll, or until it
-// is the head). It returns whether the waiter should publish at once: a
+// is the head). It returns whether the Waiter should publish at once: a
 // watch woke it, or it has just become the head of the queue (its publish
 // then meets EEXIST while the lock is held, and its pending file is kept
 // for the release, as the head's is); and ctx's error when ctx ends.
-func (w *waiter) wait(ctx context.Context, left time.Duration, holder string) (bool, error) {
-	if w.queued() {
+func (w *Waiter) Wait(ctx context.Context, left time.Duration, holder string) (bool, error) {
+	if w.Queued() {
 		over, err := w.waitInQueue(ctx, left)
 		if err != nil {
 			return false, err
@@ -111,17 +113,17 @@ func (w *waiter) wait(ctx context.Context, left time.Duration, holder string) (b
 	}
 	d = min(d, w.backoff)
 	w.backoff = min(2*w.backoff, w.poll)
-	return false, sleep(ctx, d)
+	return false, Sleep(ctx, d)
 }
 
-// end releases the watch and leaves the queue; every acquire ends with it.
-func (w *waiter) end() {
+// End releases the watch and leaves the queue; every acquire ends with it.
+func (w *Waiter) End() {
 	w.close()
 	w.leave() // the head lets the next waiter up
 }
 
 // close releases the watch.
-func (w *waiter) close() {
+func (w *Waiter) close() {
 	if w.watch != nil {
 		w.watch.Close()
 		w.watch = nil
@@ -129,8 +131,8 @@ func (w *waiter) close() {
 	w.keep = false
 }
 
-// sleep waits d, or less when ctx ends (then it returns ctx's error).
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d, or less when ctx ends (then it returns ctx's error).
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -1,4 +1,4 @@
-package lockspec
+package wake
 
 import (
 	"context"
@@ -26,7 +26,7 @@ const queueSlowPolls = 200
 // [vfs.QueueFS]) lets one waiter of a lock at a time, the head, watch and
 // read the lock at the poll interval; the others sleep in the queue, read
 // the lock at their slow poll and keep no pending file while they do
-// (acquire.go). A release then wakes one waiter instead of every one, and
+// (internal/lockspec's acquire.go). A release then wakes one waiter instead of every one, and
 // they do not all re-read and race for it.
 // Nothing safe depends on it: each waiter still runs the steps of Acquire
 // (spec: The steps, Acquire step 3) at every read, head or not, and a FS
@@ -35,7 +35,7 @@ const queueSlowPolls = 200
 
 // join joins the lock's queue once per acquire, at the first wait: a
 // waiter that is first is the head at once.
-func (w *waiter) join() {
+func (w *Waiter) join() {
 	if w.joined {
 		return
 	}
@@ -52,17 +52,21 @@ func (w *waiter) join() {
 	w.place, w.head = p, head
 }
 
-// queued reports whether the waiter waits in the queue, behind the head.
-func (w *waiter) queued() bool { return w.place != nil && !w.head }
+// Head reports whether the Waiter is at the head of the lock's wait queue
+// (false where there is no queue).
+func (w *Waiter) Head() bool { return w.head }
+
+// Queued reports whether the Waiter waits in the queue, behind the head.
+func (w *Waiter) Queued() bool { return w.place != nil && !w.head }
 
 // waitInQueue waits for the head's place, at most the slow poll and at
 // most left. It reports true when the wait is over (w.head then says which:
-// at the head, the waiter publishes at once and watches from then on; the
+// at the head, the Waiter publishes at once and watches from then on; the
 // slow poll ran out, it reads the lock) and false when the queue failed,
-// so the waiter waits as the head does from now on; ctx's error when ctx
+// so the Waiter waits as the head does from now on; ctx's error when ctx
 // ends.
-func (w *waiter) waitInQueue(ctx context.Context, left time.Duration) (bool, error) {
-	head, err := w.place.Wait(ctx, min(left, w.slowPoll()))
+func (w *Waiter) waitInQueue(ctx context.Context, left time.Duration) (bool, error) {
+	head, err := w.place.Wait(ctx, min(left, w.SlowPoll()))
 	switch {
 	case err == nil:
 		w.head = head
@@ -74,13 +78,13 @@ func (w *waiter) waitInQueue(ctx context.Context, left time.Duration) (bool, err
 	return false, nil
 }
 
-// slowPoll is the time to the waiter's next read behind the head: random,
+// SlowPoll is the time to the Waiter's next read behind the head: random,
 // between half and one and a half of queueSlowPolls polls. The waiters of a
 // burst join the queue together; with a fixed slow poll they would read in
 // step behind a stopped head, and each round only one of them could take
 // the lock, the others finding it held and sleeping a whole slow poll again
 // (16 writers behind a stopped pa: 10 s, one gave up).
-func (w *waiter) slowPoll() time.Duration {
+func (w *Waiter) SlowPoll() time.Duration {
 	mean := queueSlowPolls * w.poll
 	if mean <= 1 {
 		return mean
@@ -89,7 +93,7 @@ func (w *waiter) slowPoll() time.Duration {
 }
 
 // leave leaves the queue (the head lets the next waiter up).
-func (w *waiter) leave() {
+func (w *Waiter) leave() {
 	if w.place != nil {
 		w.place.Close()
 		w.place, w.head = nil, false
