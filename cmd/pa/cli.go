@@ -16,9 +16,10 @@ import (
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
 
-// version is pa's version; a release build sets it with
-// -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+// version, when a release build sets it with -ldflags "-X
+// main.version=...", is pa's version; empty, the build info's is used
+// (versionString).
+var version = ""
 
 // Exit codes of pa, as README.md lists them.
 const (
@@ -122,7 +123,7 @@ Example:
 
 // Run prints the version, as --version does.
 func (versionCmd) Run(out *output) error {
-	_, err := fmt.Fprintf(out.stdout, "pa %s\n", version)
+	_, err := fmt.Fprintf(out.stdout, "pa %s\n", versionString())
 	return err
 }
 
@@ -239,7 +240,7 @@ func newParser(c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.Name("pa"),
 		kong.Description(description),
 		kong.Writers(stdout, stderr),
-		kong.Vars{"version": "pa " + version},
+		kong.Vars{"version": "pa " + versionString()},
 		kong.Exit(func(code int) { panic(kongExit(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.KindMapper(reflect.String, rawString),
