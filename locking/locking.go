@@ -41,8 +41,7 @@ type UpdateFunc = lockspec.UpdateFunc
 //
 // Acquire sweeps the leftovers of dead owners, publishes the lock whole (a
 // pending file and link(), or an exclusive create when link() is refused;
-// a pending file whose link() meets EEXIST is kept through the wait and
-// rewritten in place for the next try, see docs/spawn-log-lock.md), and on
+// see docs/spawn-log-lock.md), and on
 // a held lock breaks it at once when its holder is provably dead;
 // otherwise it waits for the lock to go: woken at once by a release where
 // the FS can watch for one ([vfs.WatchFS]), and in any case after

@@ -20,8 +20,8 @@ import (
 // TestOpenStoppedBySIGTERMWhileWaiting: a SIGTERM while `pa dispatch open`
 // waits for a live holder's lock ends the wait as Ctrl-C does: exit 2, the
 // interrupted line, nothing written, and no pending file of its own left
-// beside the lock (the default action of SIGTERM would kill pa with its
-// pending file kept through the wait still there).
+// beside the lock (the default action of SIGTERM would kill pa with no
+// line, perhaps between a pending file's create and its removal).
 func TestOpenStoppedBySIGTERMWhileWaiting(t *testing.T) {
 	live := locktest.LivePID(t)
 	home := t.TempDir()

@@ -69,7 +69,6 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 		return nil, err
 	}
 	h := &Hold{fsys: fsys, e: e, n: n, token: token}
-	defer h.dropPending() // a pending file kept through a wait (pending.go)
 	w := wake.New(fsys, n.lock, e.poll)
 	defer w.End()
 	missed := false // the last read found no lock although publish found one
@@ -115,9 +114,6 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 		publish = true
 		var busy *ClaimOwner
 		if held.State == StateDead {
-			// A break's names are the only ones it leaves if it dies
-			// midway (rows R32-R38): the kept pending file goes first.
-			_ = h.dropPending()
 			out, err := e.breakLock(fsys, n, &h.cls, held, breakAuto)
 			if err != nil {
 				return nil, err
@@ -136,13 +132,6 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
 		}
 		atOnce = 0
-		if w.Queued() {
-			// Behind the head a waiter reads the lock only at its slow
-			// poll: its pending file would only crowd the folder that
-			// every arriving writer's sweep lists and judges (bench:
-			// burst). It makes a new one when it next publishes.
-			_ = h.dropPending()
-		}
 		woken, err := w.Wait(ctx, time.Until(deadline), held.Token)
 		if err != nil {
 			return nil, err
@@ -165,8 +154,8 @@ const maxAtOnce = 3
 func (e *env) sleep(ctx context.Context, d time.Duration) error { return wake.Sleep(ctx, d) }
 
 // recordFor returns the lock's content but acquiredAt, claiming the kernel
-// lock on the file of key when claim is set; made once per file (a kept
-// pending file keeps its key for the whole acquire).
+// lock on the file of key when claim is set; made again only when the
+// claim or the key changes.
 func (h *Hold) recordFor(claim bool, key vfs.FileKey) recordAt {
 	if h.record == nil || h.recordClaim != claim || h.recordKey != key {
 		var kernel *vfs.FileKey
@@ -210,29 +199,14 @@ func (h *Hold) publish() error {
 			if h.pending.claim {
 				h.kernel, h.pending.kernel = h.pending.kernel, nil
 			}
-			cerr := h.closePending()
 			_ = h.dropPending()
-			if cerr != nil {
-				// The pending file was linked while still open: a close
-				// that fails (a write-back error) leaves its bytes in
-				// doubt, so the lock is let go as a release does, and the
-				// publish fails.
-				return fmt.Errorf("locking: publishing %s: closing the pending file: %w", n.lock, errors.Join(cerr, h.Release()))
-			}
 			e.step(StepAcquirePublished)
 			return nil
 		case errors.Is(lerr, fs.ErrExist):
-			h.keepPending() // for the next try of this acquire
+			_ = h.dropPending()
 			return errHeld
 		case errors.Is(lerr, fs.ErrNotExist):
-			kept := h.pending != nil && h.pending.rewritten
 			_ = h.dropPending()
-			if kept {
-				// The name kept through the wait was removed meanwhile
-				// (by hand): publish by a fresh one, once (it is not
-				// rewritten, so a second ENOENT ends the acquire).
-				return h.publish()
-			}
 			return lerr
 		}
 		// Any other link() error: no hard links, for the rest of this hold.

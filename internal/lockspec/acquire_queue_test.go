@@ -312,13 +312,12 @@ func pendingNames(t *testing.T, e *estate) int {
 	return n
 }
 
-// A waiter behind the head of the queue keeps no pending file while it
-// waits there: beside the held lock there is the head's pending file (kept
-// for the release; none where there are no hard links), however many wait.
-// A burst would otherwise leave a name per waiter for every arriving
-// writer's sweep to list and judge. Kills "a queued waiter keeps its
-// pending file".
-func TestQueuedWaitersKeepNoPendingFile(t *testing.T) {
+// No waiter keeps a pending file while it waits, the head of the queue
+// nor those behind it: each publish removes its pending file after its
+// link() fails. A burst would otherwise leave a name per waiter for every
+// arriving writer's sweep to list and judge. Kills "keep the pending file
+// after a publish that found the lock held".
+func TestWaitersKeepNoPendingFile(t *testing.T) {
 	const n = 4
 	eachClass(t, func(t *testing.T, e *estate) {
 		needWatch(t, e.fsys)
@@ -333,12 +332,8 @@ func TestQueuedWaitersKeepNoPendingFile(t *testing.T) {
 			done = append(done, acquireReleaseAsync(ctx, ffs, slow(m.Spawn())))
 			receive(t, behind, patience, "a waiter did not wait in the queue")
 		}
-		want := 1 // the head's
-		if e.class == "nolinks" {
-			want = 0 // every publish is an exclusive create
-		}
-		if got := pendingNames(t, e); got != want {
-			t.Errorf("%d waiters (one the head) left %d pending files beside the lock, want %d", n, got, want)
+		if got := pendingNames(t, e); got != 0 {
+			t.Errorf("%d waiters (one the head) left %d pending files beside the lock, want 0", n, got)
 		}
 		if err := holder.Release(); err != nil {
 			t.Fatal(err)
@@ -382,8 +377,8 @@ func waitsBehindHead(ffs *faultfs.FS) <-chan struct{} {
 }
 
 // A waiter made the head of the queue publishes at once, while the lock is
-// still held: its publish meets EEXIST (its pending file is kept for the
-// release), and only then does it read and wait on its watch. Kills "the
+// still held: its publish meets EEXIST (and removes its pending file),
+// and only then does it read and wait on its watch. Kills "the
 // new head reads before it publishes".
 func TestNewHeadPublishesAtOnce(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
@@ -431,8 +426,8 @@ func TestNewHeadPublishesAtOnce(t *testing.T) {
 		if headAfter <= queuedAfter {
 			t.Errorf("the new head published %d times before it waited on its watch, as many as when it was queued (%d): want it to publish at once", headAfter, queuedAfter)
 		}
-		if want := 1; e.class == "links" && pendingNames(t, e) != want {
-			t.Errorf("the new head keeps %d pending files while the lock is held, want %d", pendingNames(t, e), want)
+		if got := pendingNames(t, e); got != 0 {
+			t.Errorf("the new head keeps %d pending files while the lock is held, want 0", got)
 		}
 		if err := got.h.Release(); err != nil {
 			t.Fatal(err)

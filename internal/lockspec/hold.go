@@ -25,12 +25,11 @@ type Hold struct {
 	recordKey   vfs.FileKey
 	// kernel holds the kernel lock of the lock's file for the whole hold
 	// (kernel.go); nil where the volume has none.
-	kernel    vfs.File
-	cls       class
-	released  bool
-	unpin     func() error // lets go of the folder the hold keeps open
-	pending   *pendingFile // the acquire's pending file, while it is kept
-	noInPlace bool         // the pending file's FS cannot rewrite it in place
+	kernel   vfs.File
+	cls      class
+	released bool
+	unpin    func() error // lets go of the folder the hold keeps open
+	pending  *pendingFile // the publish's pending file, from its create to its removal
 }
 
 // Token returns the hold's 24-hex token, the one the fence checks.
