@@ -1,18 +1,21 @@
-// Package termsafe keeps the characters that act on a terminal out of pa's
-// output: C0 and DEL, C1 (U+0080-U+009F) and the bidirectional and format
-// controls that reorder what is shown (U+061C, U+200E, U+200F,
-// U+202A-U+202E, U+2066-U+2069). It is the one place output is escaped:
+// Package termsafe is the one escaper of pa's output: nothing that acts on
+// a terminal (C0 and DEL, C1 U+0080-U+009F, the bidirectional and format
+// controls that reorder what is shown: U+061C, U+200E, U+200F,
+// U+202A-U+202E, U+2066-U+2069) and nothing else that does not print is
+// ever written raw. One rule decides which characters are escaped, and
+// how (a Go escape: \x1b, \n, \u200b; a byte that is not UTF-8 as \xff),
+// for every line and for JSON:
 //
 //   - [Escape] is for message text (an error's words, a path given on the
-//     command line), where it changes nothing else: no quotes or
-//     backslashes are escaped, so a Windows path or a quoted field name
-//     stays readable.
-//   - [Value] is for a value read from disk (a lock's hostname and
-//     acquiredAt, a lock or claim name, an agent): stricter, it also
-//     escapes every other character that does not print, backslashes and
-//     double quotes, so a value shown in quotes cannot end them; [Cap] is
-//     [Value] capped for display (the spec's capForDisplay).
-//   - [EscapeJSON] is for JSON text, where the values stay the same.
+//     command line): only those characters change, so a Windows path or a
+//     quoted field name stays readable.
+//   - [Value] is for a value read from disk that a line shows in quotes (a
+//     lock's hostname and acquiredAt, a lock or claim name, an agent): the
+//     same, and backslashes and double quotes too, so the value cannot end
+//     its quotes; [Cap] is [Value] capped for display (the spec's
+//     capForDisplay).
+//   - [EscapeJSON] is for JSON text: the same characters, as \uXXXX, so the
+//     values stay the same.
 package termsafe
 
 import (
@@ -20,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -38,10 +42,31 @@ func Unsafe(r rune) bool {
 // Clean reports whether s is valid UTF-8 with no [Unsafe] character.
 func Clean(s string) bool { return utf8.ValidString(s) && strings.IndexFunc(s, Unsafe) < 0 }
 
-// Escape writes each [Unsafe] character of s, and each invalid UTF-8 byte,
-// as a Go escape (\x1b, \u202e); everything else is unchanged.
-func Escape(s string) string {
-	if Clean(s) {
+// Escape writes each character of s that does not print (every [Unsafe]
+// one among them; a space prints) as a Go escape (\x1b, \n, \u202e), and
+// each byte that is not UTF-8 as \xNN; everything else is unchanged.
+func Escape(s string) string { return escape(s, false) }
+
+// Value escapes a value read from disk for a terminal as [Escape] does, and
+// its backslashes and double quotes too (\\, \"), so that a value shown
+// in quotes cannot end them. Other printable text is unchanged.
+func Value(s string) string { return escape(s, true) }
+
+// raw reports whether r is written as it is: it prints (unicode.IsPrint,
+// which takes the ASCII space and no other space). Every [Unsafe]
+// character is not raw.
+func raw(r rune) bool { return unicode.IsPrint(r) }
+
+// escape is [Escape], and [Value] when quoted is set.
+func escape(s string, quoted bool) string {
+	clean := utf8.ValidString(s)
+	for _, r := range s {
+		if !clean || !raw(r) || quoted && (r == '\\' || r == '"') {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return s
 	}
 	var b strings.Builder
@@ -50,12 +75,14 @@ func Escape(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < 0x80 && Unsafe(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case Unsafe(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
+		case quoted && (r == '\\' || r == '"'):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case raw(r):
 			b.WriteString(s[i : i+size])
+		default:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
 		}
 		i += size
 	}
@@ -63,20 +90,35 @@ func Escape(s string) string {
 }
 
 // EscapeJSON takes JSON text from encoding/json (valid UTF-8, C0 already
-// escaped) and writes each other [Unsafe] character in it as \uXXXX. They
-// can only be inside strings (JSON's own syntax is ASCII), where \uXXXX is
-// the same character: the text stays valid JSON with the same values.
+// escaped) and writes each other character that [Escape] would escape as
+// \uXXXX (a pair of them beyond U+FFFF). They can only be inside strings
+// (JSON's own syntax is ASCII), where \uXXXX is the same character: the
+// text stays valid JSON with the same values.
 func EscapeJSON(b []byte) []byte {
-	if !utf8.Valid(b) || strings.IndexFunc(string(b), Unsafe) < 0 {
+	if !utf8.Valid(b) {
+		return b
+	}
+	clean := true
+	for _, r := range string(b) {
+		if r >= 0x7f && !raw(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return b
 	}
 	var out strings.Builder
 	for _, r := range string(b) {
-		if r >= 0x7f && Unsafe(r) {
+		switch {
+		case r < 0x7f || raw(r):
+			out.WriteRune(r)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
+		default:
 			fmt.Fprintf(&out, `\u%04x`, r)
-			continue
 		}
-		out.WriteRune(r)
 	}
 	return []byte(out.String())
 }
@@ -106,41 +148,4 @@ func Cap(s string) string {
 		n++
 	}
 	return b.String() + "..."
-}
-
-// Value escapes a value read from disk for a terminal: control and format
-// characters (C0, DEL, C1 and the bidirectional controls, so no escape
-// sequence is ever written raw) and every other character that does not
-// print (unicode.IsPrint; a space prints), invalid UTF-8, backslashes and
-// double quotes are written as Go escapes (\x1b, \n, \u0085, \u202e, \\,
-// \"), once. Other printable text is unchanged.
-func Value(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || r == '\\' || r == '"' || !unicode.IsPrint(r) && r != ' ' {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteString(`\x` + strconv.FormatInt(int64(s[i])>>4, 16) + strconv.FormatInt(int64(s[i])&15, 16))
-		case r == '\\' || r == '"':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == ' ' || unicode.IsPrint(r):
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		i += size
-	}
-	return b.String()
 }

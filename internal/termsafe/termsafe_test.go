@@ -9,8 +9,9 @@ import (
 	"github.com/pa-toolkit/pa/internal/termsafe"
 )
 
-// The characters to escape: C0, DEL, C1 and the bidi controls; nothing
-// else (backslashes, quotes, other text) changes.
+// The characters to escape: every one that does not print (C0, DEL, C1,
+// the bidi controls among them) and bytes that are not UTF-8; nothing else
+// (backslashes, quotes, other text) changes.
 func TestEscape(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain":                 "plain",
@@ -19,7 +20,9 @@ func TestEscape(t *testing.T) {
 		"a\x7fb\u0085c":         `a\x7fb\u0085c`,
 		"x\u202ey\u2066z\u061c": `x\u202ey\u2066z\u061c`,
 		"bad\xff":               `bad\xff`,
-		"é 日本 \u200b":           "é 日本 \u200b",
+		"é 日本 \u200b\u00a0":     `é 日本 \u200b\u00a0`,
+		"one\ntwo\tthree":       `one\ntwo\tthree`,
+		"\ufffd😀":               "\ufffd😀",
 	} {
 		if got := termsafe.Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q; want %q", in, got, want)
@@ -56,6 +59,23 @@ func TestEscapeJSON(t *testing.T) {
 	if !strings.Contains(string(out), `\u202e`) || !strings.Contains(string(out), `\u007f`) || !strings.Contains(string(out), `\u0085`) {
 		t.Errorf("EscapeJSON = %q; want \\u202e, \\u007f and \\u0085 in it", out)
 	}
+	// The characters Escape escapes, and only those, are escaped in JSON
+	// too, a character beyond U+FFFF as a pair.
+	for _, c := range []struct{ value, want string }{
+		{"a\u200bb\u00a0", `"a\u200bb\u00a0"`},
+		{"\U000e0001", `"\udb40\udc01"`},
+		{"é 日本 😀\ufffd", "\"é 日本 😀\ufffd\""},
+	} {
+		b, err := json.Marshal(c.value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back string
+		out := termsafe.EscapeJSON(b)
+		if string(out) != c.want || json.Unmarshal(out, &back) != nil || back != c.value {
+			t.Errorf("EscapeJSON(%s) = %s (reads back as %q); want %s", b, out, back, c.want)
+		}
+	}
 }
 
 // A value read from disk is capped at 32 characters (29 and "..."), counted
@@ -82,8 +102,8 @@ func TestCap(t *testing.T) {
 	}
 }
 
-// Value escapes what Escape escapes and more: every character that does
-// not print, backslashes and double quotes, once; other text is unchanged.
+// Value escapes what Escape escapes, the same way, and backslashes and
+// double quotes, once; other text is unchanged.
 func TestValue(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain host-1.example":  "plain host-1.example",
@@ -101,6 +121,9 @@ func TestValue(t *testing.T) {
 	for r := rune(0); r <= 0x206f; r++ {
 		if termsafe.Unsafe(r) && strings.IndexFunc(termsafe.Value(string(r)), termsafe.Unsafe) >= 0 {
 			t.Errorf("Value(%U) leaves it raw", r)
+		}
+		if in := string(r); r != '\\' && r != '"' && termsafe.Value(in) != termsafe.Escape(in) {
+			t.Errorf("Value(%U) = %q but Escape = %q; want one rule", r, termsafe.Value(in), termsafe.Escape(in))
 		}
 	}
 }
