@@ -50,7 +50,7 @@ type TimeoutError struct {
 // `lock <lock> held by pid 1234 on host "h" (alive, ...): gave up after
 // 10s`. It names no command: what clears the lock is the caller's to say.
 func (e *TimeoutError) Error() string {
-	lead := e.Holder.shown().HeldBy(termsafe.Value(e.Lock))
+	lead := Shown(e.Holder).HeldBy(termsafe.Value(e.Lock))
 	if e.Claim != nil {
 		return fmt.Sprintf("lock %s: gave up after %s; %s is breaking it", lead, display.Age(e.Waited), e.Claim.describe())
 	}
@@ -77,7 +77,7 @@ type RefusedError struct {
 // `lock <lock> held by pid 1234 ... : not removed, its holder is not
 // provably dead`.
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("lock %s: not removed, its holder is not provably dead", e.Holder.shown().HeldBy(termsafe.Value(e.Lock)))
+	return fmt.Sprintf("lock %s: not removed, its holder is not provably dead", Shown(e.Holder).HeldBy(termsafe.Value(e.Lock)))
 }
 
 // ClaimOwner is who owns a breaker's claim, as its name records: the host
@@ -110,7 +110,7 @@ type BusyError struct {
 // held by pid 1234 ...: not removed, pid 4242 (host 0a1b2c3d, claim ...)
 // is breaking it`.
 func (e *BusyError) Error() string {
-	return fmt.Sprintf("lock %s: not removed, %s is breaking it", e.Holder.shown().HeldBy(termsafe.Value(e.Lock)), e.Claim.describe())
+	return fmt.Sprintf("lock %s: not removed, %s is breaking it", Shown(e.Holder).HeldBy(termsafe.Value(e.Lock)), e.Claim.describe())
 }
 
 // NotSyncedError reports a write that landed (its rename is done) but whose

@@ -23,7 +23,7 @@ func ForgetLinkedKernelLock() { linksShareKernelLock.Clear() }
 func SlowPollFor(poll time.Duration) time.Duration { return wake.New(nil, "", poll).SlowPoll() }
 
 // Describe is h as locking's errors describe it (internal/display).
-func Describe(h Holder) string { return h.shown().Describe() }
+func Describe(h Holder) string { return Shown(h).Describe() }
 
 // PartsFunc is a GatedFunc with no gate, for the tests of UpdateParts.
 type PartsFunc func(current []byte, exists bool) ([][]byte, error)

@@ -96,7 +96,7 @@ func FuzzParseRecord(f *testing.F) {
 		if ok != (h.State != StateUnreadable) {
 			t.Fatalf("judged %v for a record parsed %v", h.State, ok)
 		}
-		line := h.shown().HeldBy("agents/a/spawn-log.json.lock")
+		line := Shown(h).HeldBy("agents/a/spawn-log.json.lock")
 		if n := utf8.RuneCountInString(line); n > 300 || !printable(line) {
 			t.Fatalf("the holder of %q reads %q (%d characters); want one printable line of at most 300", data, line, n)
 		}

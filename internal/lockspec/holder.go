@@ -114,9 +114,11 @@ type Holder struct {
 // says (a stopped process holds it too).
 const EvidenceKernelLock = "holds the lock's kernel lock"
 
-// shown is h as internal/display words it in messages; internal/lockview
-// words a Holder for pa's lines the same way (a test pins the two).
-func (h Holder) shown() display.Holder {
+// Shown is h as internal/display words it: in this package's errors and,
+// through internal/lockview, in pa's lines, so a holder is worded in one
+// place. The state of a holder alive in another pid namespace of this host
+// says so.
+func Shown(h Holder) display.Holder {
 	state := h.State.String()
 	if h.State == StateAlive && h.OtherNamespace {
 		state += " " + StateOtherNamespace.String()

@@ -6,6 +6,7 @@ package lockview
 
 import (
 	"github.com/pa-toolkit/pa/internal/display"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -23,16 +24,6 @@ func HeldBy(lock string, h locking.Holder) string { return shown(h).HeldBy(lock)
 // 0a1b2c3d, claim <its name, escaped>)`.
 func Claim(c locking.ClaimOwner) string { return display.Claim(c.PID, c.HostHash, c.Claim) }
 
-// shown is h as display words it: the state of a holder alive in another
-// pid namespace of this host says so.
-func shown(h locking.Holder) display.Holder {
-	state := h.State.String()
-	if h.State == locking.StateAlive && h.OtherNamespace {
-		state += " " + locking.StateOtherNamespace.String()
-	}
-	return display.Holder{
-		Unreadable: h.State == locking.StateUnreadable, Mode: h.Mode, Size: h.Size,
-		PID: h.PID, Hostname: h.Hostname, HasHostname: h.HasHostname,
-		AcquiredAt: h.AcquiredAt, Age: h.Age, State: state, Evidence: h.Evidence,
-	}
-}
+// shown is h as display words it (internal/lockspec words its errors'
+// holders the same way, with the same function).
+func shown(h locking.Holder) display.Holder { return lockspec.Shown(h) }

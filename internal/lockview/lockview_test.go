@@ -12,7 +12,7 @@ import (
 )
 
 // pa's lines show a holder and a claim byte for byte as package locking's
-// errors do (each words it through internal/display from its own fields).
+// errors do (both through lockspec.Shown and internal/display).
 func TestSameAsLockingsErrors(t *testing.T) {
 	const lock = "agents/a\x1b/spawn-log.json.lock"
 	claim := locking.ClaimOwner{Claim: "agents/a/spawn-log.json.lock.claim-\u202e", HostHash: "0a1b2c3d", PID: 42}
