@@ -8,8 +8,19 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/osfs"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
+
+// osWithLock is an osfs whose folder d holds the file l.
+func osWithLock(t *testing.T) (*osfs.FS, string) {
+	t.Helper()
+	o, dir := newOS(t)
+	os.Mkdir(filepath.Join(dir, "d"), 0o755)
+	os.WriteFile(filepath.Join(dir, "d", "l"), []byte("l"), 0o644)
+	os.WriteFile(filepath.Join(dir, "d", "other"), nil, 0o644)
+	return o, dir
+}
 
 // A pinned FS serves the names of its folder from the root it opened, with
 // the caller's names in every error and every event; other names, and the

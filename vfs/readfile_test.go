@@ -10,8 +10,20 @@ import (
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/osfs"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
+
+func newOS(t *testing.T) (*osfs.FS, string) {
+	t.Helper()
+	dir := t.TempDir()
+	o, err := osfs.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { o.Close() })
+	return o, dir
+}
 
 // ReadFile allocates its buffer once, from the file's size: one byte more
 // than the file, never grown (bench: Growth; nothing read grows faster
@@ -141,5 +153,34 @@ func TestWritePartsExclusive(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "failed")); err != nil || string(b) != "one" {
 		t.Errorf("after the failed write the file holds %q, %v; want it left with the first part", b, err)
+	}
+}
+
+func TestReadFileLimit(t *testing.T) {
+	o, dir := newOS(t)
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, fi, err := vfs.ReadFile(o, "f", 10); err != nil || string(b) != "0123456789" || fi.Size() != 10 {
+		t.Fatalf("ReadFile at the limit = %q, %v", b, err)
+	}
+	if _, _, err := vfs.ReadFile(o, "f", 9); !errors.Is(err, vfs.ErrTooLarge) {
+		t.Fatalf("ReadFile over the limit: %v, want ErrTooLarge", err)
+	}
+	if _, _, err := vfs.ReadFile(o, "missing", 0); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing: %v", err)
+	}
+}
+
+func TestWriteFileExclusive(t *testing.T) {
+	o, dir := newOS(t)
+	if err := vfs.WriteFileExclusive(o, "f", []byte("x"), 0o644, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := vfs.WriteFileExclusive(o, "f", []byte("y"), 0o644, false); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("second create: %v, want fs.ErrExist", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "f")); string(b) != "x" {
+		t.Fatalf("content %q", b)
 	}
 }

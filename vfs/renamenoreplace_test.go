@@ -1,7 +1,9 @@
 package vfs_test
 
 import (
+	"errors"
 	"io/fs"
+	"testing"
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
@@ -19,3 +21,13 @@ func (bareFS) Mkdir(string, fs.FileMode) error                     { return fs.E
 func (bareFS) Link(string, string) error                           { return fs.ErrNotExist }
 func (bareFS) Rename(string, string) error                         { return fs.ErrNotExist }
 func (bareFS) Remove(string) error                                 { return fs.ErrNotExist }
+
+func TestOptionalCapabilitiesReportUnsupported(t *testing.T) {
+	var bare vfs.FS = bareFS{}
+	if err := vfs.RenameNoReplace(bare, "a", "b"); !errors.Is(err, errors.ErrUnsupported) {
+		t.Fatalf("RenameNoReplace on a bare FS: %v", err)
+	}
+	if err := vfs.Chtimes(bare, "a", zeroTime, zeroTime); !errors.Is(err, errors.ErrUnsupported) {
+		t.Fatalf("Chtimes on a bare FS: %v", err)
+	}
+}
