@@ -72,7 +72,7 @@ func Open(ctx context.Context, fsys vfs.FS, agent, title string, opts locking.Op
 		now = time.Now
 	}
 	name := estate.BoardPath(agent)
-	// Each hold's read of the board may be a mapping (vfs.MapFile), which
+	// Each hold's read of the board may be a mapping (mapread.File), which
 	// its board write uses: all are released when the open returns, once
 	// no write can use them.
 	var releases []func()

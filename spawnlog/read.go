@@ -13,11 +13,11 @@ import (
 // reader sees one whole version). A spawn-log that does not exist yet is an
 // empty log with NextID 1.
 //
-// The file is mapped where the FS can (jsondoc.Read, vfs.MapFile), so that a file that
+// The file is mapped where the FS can (jsondoc.Read, mapread.File), so that a file that
 // does not parse is refused without being read into memory whole (a
 // spawn-log of gigabytes of garbage costs a board check no more than its
 // first bytes); the bytes a parsed log keeps are copied out of the mapping
-// as one block (vfs.Detach) before it is released.
+// as one block (mapread.Detach) before it is released.
 //
 // Errors: an *estate.AgentError when agent is not a safe name; a
 // *CorruptError when the file does not parse; a *fs.PathError wrapping

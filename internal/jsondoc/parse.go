@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/pa-toolkit/pa/internal/mapread"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -26,38 +27,34 @@ func Parse[E any](f *Format[E], name string, data []byte) (Doc[E], error) {
 }
 
 // The mapped read (Read, ReadForEdit; the spawn-log's append is mapped by
-// lockspec.UpdateMapped) is within Growth's goals either way: with it off
-// (the board read into memory, the spawn-log's mapping copied whole), the
-// 100k-record open took 110 to 119 ms and 59.8 MiB (3.14x the file, under
-// the goal's 4x), against 66.6 to 114 ms and 40.2 MiB (2.11x) in the same
-// run. It stays for what the tests pin: a huge file that does not parse is
-// refused without being read into memory whole (TestReadOfAMapped*).
+// lockspec.UpdateMapped) is internal/mapread's, with the growth figures
+// that keep it.
 
 // Read reads the document name of fsys (without any lock: each format's
 // write is a rename, so a reader sees one whole version), as [Parse] does.
-// The file is mapped where the FS can (vfs.MapFile), so that a file that
+// The file is mapped where the FS can (mapread.File), so that a file that
 // does not parse is refused without being read into memory whole; the
 // bytes a parsed document keeps are copied out of the mapping as one block
-// (vfs.Detach) before it is released.
+// (mapread.Detach) before it is released.
 //
 // Errors: f.Corrupt's when the file does not parse; a *fs.PathError
 // wrapping vfs.ErrChanged when the mapped file was cut short while it was
 // parsed or copied out; the FS's (one matching fs.ErrNotExist for a
 // missing file).
 func Read[E any](f *Format[E], fsys vfs.FS, name string) (Doc[E], error) {
-	data, release, _, err := vfs.MapFile(fsys, name)
+	data, release, _, err := mapread.File(fsys, name)
 	if err != nil {
 		return Doc[E]{}, err
 	}
 	defer release()
 	var d Doc[E]
-	err = vfs.GuardMapped(name, data, func() (err error) {
+	err = mapread.Guard(name, data, func() (err error) {
 		if d, err = Parse(f, name, data); err != nil {
 			return err
 		}
 		afterParse()
 		// The copy reads the mapping too: a cut meanwhile faults here.
-		d.Raw = vfs.Detach(d.Raw, data)
+		d.Raw = mapread.Detach(d.Raw, data)
 		return nil
 	})
 	if err != nil {
@@ -101,13 +98,13 @@ func Prepare[E any](f *Format[E], name string, data []byte, exists bool, find in
 }
 
 // ReadForEdit is [Prepare] on the file name of fsys, mapped where the FS
-// can (vfs.MapFile) and a fault reading the mapping an error
-// (vfs.GuardMapped): the Edit refers to the mapping until release is called
+// can (mapread.File) and a fault reading the mapping an error
+// (mapread.Guard): the Edit refers to the mapping until release is called
 // (release is never nil, also on an error). A missing file is an empty
 // document. Errors: Prepare's, a *fs.PathError wrapping vfs.ErrChanged,
 // the FS's.
 func ReadForEdit[E any](f *Format[E], fsys vfs.FS, name string, find int) (ed *Edit[E], release func(), err error) {
-	data, release, _, err := vfs.MapFile(fsys, name)
+	data, release, _, err := mapread.File(fsys, name)
 	exists := true
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -115,7 +112,7 @@ func ReadForEdit[E any](f *Format[E], fsys vfs.FS, name string, find int) (ed *E
 	case err != nil:
 		return nil, release, err
 	}
-	err = vfs.GuardMapped(name, data, func() (err error) {
+	err = mapread.Guard(name, data, func() (err error) {
 		ed, err = Prepare(f, name, data, exists, find)
 		return err
 	})

@@ -100,7 +100,7 @@ func splitAt(data []byte, from int, sep string) int {
 
 // goGuarded runs f in a goroutine of its own and returns the function that
 // waits for its result. A fault touching data while f runs (a mapped file
-// cut short meanwhile: see vfs.GuardMapped, which guards only its own
+// cut short meanwhile: see mapread.Guard, which guards only its own
 // goroutine) makes the result false, "not sure", instead of a crash: the
 // caller then reads data again in its own, guarded goroutine, which meets
 // the same fault and reports it. Any other panic goes on.

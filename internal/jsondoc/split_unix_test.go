@@ -37,7 +37,7 @@ func mappedCut(t *testing.T) []byte {
 }
 
 // TestGoTurnsAFaultInDataIntoNotSure: a fault reading data in Go's
-// goroutine (which vfs.GuardMapped does not guard) is "not sure", false,
+// goroutine (which mapread.Guard does not guard) is "not sure", false,
 // and no crash.
 func TestGoTurnsAFaultInDataIntoNotSure(t *testing.T) {
 	data := mappedCut(t)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/internal/display"
+	"github.com/pa-toolkit/pa/internal/mapread"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -48,7 +49,7 @@ type GatedFunc func(current []byte, exists bool) (parts [][]byte, gate func() er
 
 // UpdateMapped is [Update] with fn a [GatedFunc], the parts written into
 // the commit's temp file in order, none copied, and the file read by
-// mapping it where the FS can ([vfs.MapFile]: osfs on Unix), which spares
+// mapping it where the FS can ([mapread.File]: osfs on Unix), which spares
 // a large file's copy and page faults (bench: Growth); elsewhere it is
 // read as Update reads it. current is then valid only until that
 // hold's commit returns: fn and its gate must not keep it, nor any slice
@@ -110,7 +111,7 @@ func updateParts(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, op
 }
 
 // readModifyWrite is one hold's read, change and fenced commit: the file
-// is read once (mapped: by vfs.MapFile, unmapped once the commit returns,
+// is read once (mapped: by mapread.File, unmapped once the commit returns,
 // a fault in the mapping an error), and fn's parts are committed as they
 // are, its gate called before the fence.
 func (h *Hold) readModifyWrite(fn GatedFunc, mapped bool) error {
@@ -118,7 +119,7 @@ func (h *Hold) readModifyWrite(fn GatedFunc, mapped bool) error {
 	var err error
 	if mapped {
 		var release func()
-		current, release, _, err = vfs.MapFile(h.fsys, h.n.target)
+		current, release, _, err = mapread.File(h.fsys, h.n.target)
 		// Unmapped once the commit returns, by a goroutine of its own: the
 		// old file, replaced by the commit, is freed by the kernel when its
 		// last mapping goes, which takes a while for a large one (the
@@ -142,5 +143,5 @@ func (h *Hold) readModifyWrite(fn GatedFunc, mapped bool) error {
 	if !mapped {
 		return run()
 	}
-	return vfs.GuardMapped(h.n.target, current, run)
+	return mapread.Guard(h.n.target, current, run)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-// Package readmaptest tests a Read that maps its file (vfs.MapFile), as
+// Package readmaptest tests a Read that maps its file (mapread.File), as
 // spawnlog.Read and board.Read do, in one way for both: the result
 // outlives the mapping, a huge file that does not parse is refused without
 // being read into memory, and a file cut short while it is parsed, or once
@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/pa-toolkit/pa/internal/mapread"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
@@ -96,10 +97,10 @@ func hugeGarbage(t *testing.T, c Case, fill byte, size int64) {
 }
 
 // A file cut short while it is parsed is an error wrapping vfs.ErrChanged,
-// not a crash (vfs.GuardMapped around the parse).
+// not a crash (mapread.Guard around the parse).
 func cutWhileParsed(t *testing.T, c Case) {
 	fsys, name := write(t, c, c.File)
-	if _, ok := any(&cutFile{}).(vfs.Mapper); !ok {
+	if _, ok := any(&cutFile{}).(mapread.Mapper); !ok {
 		t.Fatal("cutFile is no Mapper")
 	}
 	_, _, err := c.Read(cutAfterMap{FS: fsys, path: name})
@@ -145,7 +146,7 @@ func write(t *testing.T, c Case, data []byte) (vfs.FS, string) {
 }
 
 // cutAfterMap is an FS whose files are mapped as osfs maps them, but cut
-// to nothing by another "process" just after vfs.MapFile has checked the
+// to nothing by another "process" just after mapread.File has checked the
 // size (its second Stat): the mapping's pages are gone when it is read.
 type cutAfterMap struct {
 	vfs.FS
@@ -168,7 +169,7 @@ type cutFile struct {
 }
 
 func (f *cutFile) Map(size int) ([]byte, func() error, error) {
-	return f.File.(vfs.Mapper).Map(size)
+	return f.File.(mapread.Mapper).Map(size)
 }
 
 func (f *cutFile) Stat() (fs.FileInfo, error) {

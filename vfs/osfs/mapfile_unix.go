@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/pa-toolkit/pa/internal/mapread"
 	"golang.org/x/sys/unix"
-
-	"github.com/pa-toolkit/pa/vfs"
 )
 
-var _ vfs.Mapper = (*File)(nil)
+var _ mapread.Mapper = (*File)(nil)
 
 // Map maps the first size bytes of the file read-only and shared (mmap
-// PROT_READ, MAP_SHARED), for [vfs.MapFile]; unmap is munmap. Errors are
+// PROT_READ, MAP_SHARED), for [mapread.File]; unmap is munmap. Errors are
 // *fs.PathError (Op "mmap") wrapping the errno.
 func (f *File) Map(size int) (data []byte, unmap func() error, err error) {
 	if size <= 0 {

@@ -1,20 +1,20 @@
-package vfs
+package mapread
 
 import "unsafe"
 
 // Detach returns parts with each part that is a slice of data (bytes of a
-// file read by [MapFile], say) made the same slice of one heap copy of data
+// file read by [File], say) made the same slice of one heap copy of data
 // instead, so that they stay valid after data's release; parts that are
 // not slices of data are kept as they are. The copy is made only when some
 // part needs it, and it is one block for all of them (the memory of one
-// read of the file, as [ReadFile] would take). Each moved part keeps its
+// read of the file, as vfs.ReadFile would take). Each moved part keeps its
 // length and capacity, capped at data's end. A part that begins in data but
 // runs past its end (into room past len(data)) gets a heap copy of its own
 // instead, of its length and capacity. parts is changed in place and
 // returned.
 //
 // The copy reads the whole of data: for a mapping, call Detach inside
-// [GuardMapped], so that a file cut short meanwhile is an error, not a
+// [Guard], so that a file cut short meanwhile is an error, not a
 // crash.
 func Detach[S ~[]byte](parts []S, data []byte) []S {
 	if len(data) == 0 {
