@@ -5,8 +5,9 @@
 // no hard links), proved on a directory of the volume under test.
 //
 // A test calls [Run] with a directory and a class; each row runs as
-// subtests named by row id, class and case (R31/nolinks/kill), and at the
-// end [Run] prints the 57 x 2 matrix, one line a row:
+// subtests named by row id, class and case (R31/nolinks/kill), and [Run]
+// prints the 57 x 2 matrix, one line a row, each as soon as the row's
+// cases have ended (the rows not run at the end, then a summary):
 //
 //	R12 links=pass nolinks=pass Eight writers at once against a dead-holder lock, 25 trials
 //

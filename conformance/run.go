@@ -22,10 +22,14 @@ type Config struct {
 }
 
 // Run runs every row of the spec's table on cfg.Dir as subtests
-// ROW/CLASS/CASE, then prints the matrix (one line a row: the id,
-// links=STATE, nolinks=STATE and the title; STATE is pass, fail or not-run)
-// and a summary line. The run fails when a cell of a class under test did
-// not run, unless -test.run or -test.skip selected some cases only.
+// ROW/CLASS/CASE and prints the matrix, one line a row: the id,
+// links=STATE, nolinks=STATE and the title; STATE is pass, fail or not-run.
+// A row's line is printed as soon as every case of its cells of the
+// classes under test has ended; the lines of the rows that did not end
+// (not run, or left out by -test.run) follow at the end, in the table's
+// order, then a summary line. The run fails when a cell of a class under
+// test did not run, unless -test.run or -test.skip selected some cases
+// only.
 //
 // The test binary must call [Main] from its TestMain: the kill and stall
 // rows run it again as a child process.
@@ -56,6 +60,7 @@ func Run(t *testing.T, cfg Config) {
 	t.Cleanup(func() { _ = os.RemoveAll(base) })
 
 	m := newMatrix()
+	m.stream(out, classes)
 	t.Cleanup(func() { report(t, out, m, v, classes) })
 	for _, r := range Rows {
 		t.Run(r.ID, func(t *testing.T) {
@@ -76,16 +81,10 @@ func Run(t *testing.T, cfg Config) {
 	}
 }
 
-// report prints the matrix and fails the run when a cell of a class under
-// test did not run.
+// report prints the end of the matrix and fails the run when a cell of a
+// class under test did not run.
 func report(t *testing.T, out io.Writer, m *matrix, v volume, classes []Class) {
-	m.print(out)
-	pass, total := m.counts(classes)
-	how := ""
-	if !v.hasLinks {
-		how = fmt.Sprintf("; the volume refuses link() (%v), so the column links cannot run there", v.linkErr)
-	}
-	fmt.Fprintf(out, "conformance: %d of %d cells pass (classes %s) in %s%s\n", pass, total, joinClasses(classes), v.dir, how)
+	printEnd(out, m, v, classes)
 	missing := m.notRun(classes)
 	if len(missing) == 0 {
 		return
@@ -95,6 +94,18 @@ func report(t *testing.T, out io.Writer, m *matrix, v volume, classes []Class) {
 		return
 	}
 	t.Errorf("conformance: %d cells not run: %s", len(missing), strings.Join(missing, " "))
+}
+
+// printEnd prints the lines of the rows not yet printed, then the summary
+// line: how many cells of classes pass, of how many, and where.
+func printEnd(out io.Writer, m *matrix, v volume, classes []Class) {
+	m.printRest(out)
+	pass, total := m.counts(classes)
+	how := ""
+	if !v.hasLinks {
+		how = fmt.Sprintf("; the volume refuses link() (%v), so the column links cannot run there", v.linkErr)
+	}
+	fmt.Fprintf(out, "conformance: %d of %d cells pass (classes %s) in %s%s\n", pass, total, joinClasses(classes), v.dir, how)
 }
 
 func joinClasses(cs []Class) string {

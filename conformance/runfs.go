@@ -121,7 +121,7 @@ func reportFS(t *testing.T, m *matrix, v volume, classes []Class) {
 		if !slices.Contains(rows, r.ID) {
 			continue
 		}
-		fmt.Fprintf(&b, "%s links=%s nolinks=%s %s\n", r.ID, m.state(r.ID, Links), m.state(r.ID, NoLinks), r.Title)
+		b.WriteString(m.line(r))
 		for _, c := range classes {
 			total++
 			switch m.state(r.ID, c) {

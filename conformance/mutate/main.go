@@ -224,7 +224,7 @@ func goTest(dir string, first bool, more ...string) runResult {
 	if err != nil {
 		return runResult{packages: []string{". (failed)"}, text: err.Error()}
 	}
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOTMPDIR="+tmp) // GOTMPDIR: t.TempDir's and the go command's own
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr // the go command's own errors
 	inGroup(cmd)

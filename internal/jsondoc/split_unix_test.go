@@ -55,7 +55,8 @@ func TestGoTurnsAFaultInDataIntoNotSure(t *testing.T) {
 
 // TestGoLetsAFaultOutsideDataGoOn: a fault at an address outside data is
 // not the caller's mapping cut short, so Go does not swallow it as "not
-// sure": the process crashes (seen from a child process).
+// sure": the process crashes (seen from a child process). The child's
+// temp folders are made in one of this test's, as its crash removes none.
 func TestGoLetsAFaultOutsideDataGoOn(t *testing.T) {
 	if os.Getenv("JSONDOC_FAULT_CHILD") == "1" {
 		data := mappedCut(t)
@@ -63,10 +64,14 @@ func TestGoLetsAFaultOutsideDataGoOn(t *testing.T) {
 		wait()
 		return // only when the fault was swallowed
 	}
+	tmp := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestGoLetsAFaultOutsideDataGoOn$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "JSONDOC_FAULT_CHILD=1")
+	cmd.Env = append(os.Environ(), "JSONDOC_FAULT_CHILD=1", "TMPDIR="+tmp, "GOTMPDIR="+tmp)
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "signal SIG") {
 		t.Fatalf("a fault outside data in Go's goroutine: the child exits %v; want it crashed on the fault:\n%s", err, out)
+	}
+	if left, err := os.ReadDir(tmp); err != nil || len(left) == 0 {
+		t.Fatalf("the crashed child's temp folder is not in %s (%d entries, %v): it would be left in $TMPDIR", tmp, len(left), err)
 	}
 }

@@ -52,7 +52,7 @@ func exclusiveCreateProcesses(t *testing.T, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("os.Executable: %v", err)
 	}
-	dir := t.TempDir()
+	dir, tmp := t.TempDir(), t.TempDir()
 	spec := childSpec{Test: parentName(t.Name()), Dir: dir, Names: opts.rounds()}
 	enc, err := json.Marshal(spec)
 	if err != nil {
@@ -77,7 +77,7 @@ func exclusiveCreateProcesses(t *testing.T, opts Options) error {
 	for range opts.processes() {
 		p := &proc{lines: make(chan string, 16)}
 		p.cmd = exec.Command(exe, "-test.run="+runPattern(spec.Test), "-test.count=1")
-		p.cmd.Env = append(os.Environ(), childEnv+"="+string(enc))
+		p.cmd.Env = append(append(os.Environ(), childEnv+"="+string(enc)), tempEnv(tmp)...)
 		p.cmd.Stderr = &p.stderr
 		if p.stdin, err = p.cmd.StdinPipe(); err != nil {
 			return err
@@ -186,6 +186,14 @@ func runChild(t *testing.T, opts Options) {
 		}
 	}
 	say(lineDone)
+}
+
+// tempEnv is the environment that puts every temp folder a child makes
+// (t.TempDir, os.MkdirTemp("", ...)) in dir: a child is killed once it has
+// said it is done, maybe before the cleanups of the test it runs, so its
+// folders are made in one of the parent's, removed with the parent's test.
+func tempEnv(dir string) []string {
+	return []string{"GOTMPDIR=" + dir, "TMPDIR=" + dir, "TMP=" + dir, "TEMP=" + dir}
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
