@@ -2,10 +2,9 @@ package jsondoc
 
 import (
 	"bytes"
-	"runtime/debug"
-	"unsafe"
 
 	"github.com/pa-toolkit/pa/internal/jsonscan"
+	"github.com/pa-toolkit/pa/internal/mapread"
 )
 
 // The split read of a large array in two halves at once (scanArray): the
@@ -25,7 +24,7 @@ type bounds struct {
 // splitElems reads the elements of an array in data from from on (just after
 // its '[', the array not empty) in two halves at once, split where sep (the
 // layout between two elements, as [splitAt] takes it) is found past the
-// middle: the first half from from in a goroutine of its own ([goGuarded]),
+// middle: the first half from from in a goroutine of its own ([mapread.Go]),
 // which must end an element exactly at the split (so it is between two
 // elements, as one reader would find), the second from there in this one.
 // Each half is read by a call of run (a reader of elements from s.Pos to
@@ -47,7 +46,7 @@ func splitElems[T any](data []byte, from int, sep string, fresh T, run func(s *j
 	}
 	h1 := &half[T]{s: jsonscan.Scanner{Data: data, Pos: from}, t: fresh}
 	h2 := &half[T]{s: jsonscan.Scanner{Data: data, Pos: at}, t: fresh}
-	wait := goGuarded(data, func() bool {
+	wait := mapread.Go(data, func() bool {
 		ended, ok := run(&h1.s, &h1.e, &h1.t, at)
 		return ok && ended
 	})
@@ -74,7 +73,7 @@ type half[T any] struct {
 
 // splitMinBytes is the fewest bytes left in a document for which a caller's
 // scan of an array is split in two halves read at once ([splitAt],
-// [goGuarded]): below it one goroutine is faster than starting another.
+// [mapread.Go]): below it one goroutine is faster than starting another.
 const splitMinBytes = 1 << 20
 
 // splitAt returns where a second reader of an array's elements may start in
@@ -96,34 +95,4 @@ func splitAt(data []byte, from int, sep string) int {
 		return -1
 	}
 	return mid + i + 1
-}
-
-// goGuarded runs f in a goroutine of its own and returns the function that
-// waits for its result. A fault touching data while f runs (a mapped file
-// cut short meanwhile: see mapread.Guard, which guards only its own
-// goroutine) makes the result false, "not sure", instead of a crash: the
-// caller then reads data again in its own, guarded goroutine, which meets
-// the same fault and reports it. Any other panic goes on.
-func goGuarded(data []byte, f func() bool) (wait func() bool) {
-	done := make(chan bool, 1)
-	go func() {
-		ok := false
-		defer func() { done <- ok }()
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() {
-			if r := recover(); r != nil {
-				if fault, ok := r.(interface{ Addr() uintptr }); !ok || !inside(fault.Addr(), data) {
-					panic(r)
-				}
-			}
-		}()
-		ok = f()
-	}()
-	return func() bool { return <-done }
-}
-
-// inside reports whether addr is in data's bytes.
-func inside(addr uintptr, data []byte) bool {
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
-	return len(data) > 0 && base <= addr && addr-base < uintptr(len(data))
 }

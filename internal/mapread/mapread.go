@@ -88,13 +88,42 @@ func Guard(name string, data []byte, f func() error) (err error) {
 		if r == nil {
 			return
 		}
-		if fault, ok := r.(interface{ Addr() uintptr }); ok && inside(fault.Addr(), data) {
+		if faultIn(r, data) {
 			err = &fs.PathError{Op: "read", Path: name, Err: vfs.ErrChanged}
 			return
 		}
 		panic(r)
 	}()
 	return f()
+}
+
+// Go runs f in a goroutine of its own, where [Guard] does not reach, and
+// returns the function that waits for f and gives its result: false, "not
+// sure", when a fault touching data (a mapping cut short meanwhile) ended
+// it, instead of a crash. The caller then reads data again in its own,
+// guarded goroutine, which meets the same fault and reports it. Any other
+// panic goes on.
+func Go(data []byte, f func() bool) (wait func() bool) {
+	done := make(chan bool, 1)
+	go func() {
+		ok := false
+		defer func() { done <- ok }()
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if r := recover(); r != nil && !faultIn(r, data) {
+				panic(r)
+			}
+		}()
+		ok = f()
+	}()
+	return func() bool { return <-done }
+}
+
+// faultIn reports whether r, a value recovered from a panic, is a fault at
+// an address in data's bytes.
+func faultIn(r any, data []byte) bool {
+	fault, ok := r.(interface{ Addr() uintptr })
+	return ok && inside(fault.Addr(), data)
 }
 
 // inside reports whether addr is in data's bytes.

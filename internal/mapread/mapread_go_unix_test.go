@@ -1,6 +1,6 @@
 //go:build unix
 
-package jsondoc
+package mapread_test
 
 import (
 	"os"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/pa-toolkit/pa/internal/mapread"
 )
 
 // mappedCut maps a file of 64 KiB and cuts it to nothing: touching its
@@ -42,7 +44,7 @@ func mappedCut(t *testing.T) []byte {
 func TestGoTurnsAFaultInDataIntoNotSure(t *testing.T) {
 	data := mappedCut(t)
 	var sum byte
-	wait := goGuarded(data, func() bool {
+	wait := mapread.Go(data, func() bool {
 		for _, c := range data[len(data)-4096:] {
 			sum += c
 		}
@@ -58,15 +60,15 @@ func TestGoTurnsAFaultInDataIntoNotSure(t *testing.T) {
 // sure": the process crashes (seen from a child process). The child's
 // temp folders are made in one of this test's, as its crash removes none.
 func TestGoLetsAFaultOutsideDataGoOn(t *testing.T) {
-	if os.Getenv("JSONDOC_FAULT_CHILD") == "1" {
+	if os.Getenv("MAPREAD_FAULT_CHILD") == "1" {
 		data := mappedCut(t)
-		wait := goGuarded(data[:1], func() bool { return data[len(data)-1] == 0 })
+		wait := mapread.Go(data[:1], func() bool { return data[len(data)-1] == 0 })
 		wait()
 		return // only when the fault was swallowed
 	}
 	tmp := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestGoLetsAFaultOutsideDataGoOn$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "JSONDOC_FAULT_CHILD=1", "TMPDIR="+tmp, "GOTMPDIR="+tmp)
+	cmd.Env = append(os.Environ(), "MAPREAD_FAULT_CHILD=1", "TMPDIR="+tmp, "GOTMPDIR="+tmp)
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "signal SIG") {
 		t.Fatalf("a fault outside data in Go's goroutine: the child exits %v; want it crashed on the fault:\n%s", err, out)
