@@ -1,6 +1,6 @@
 module github.com/pa-toolkit/pa
 
-go 1.25.0
+go 1.26.0
 
 require (
 	github.com/alecthomas/kong v1.17.0
@@ -8,7 +8,7 @@ require (
 	github.com/jotaen/kong-completion v0.0.4
 	github.com/posener/complete v1.2.3
 	github.com/spf13/afero v1.15.0
-	golang.org/x/sys v0.47.0
+	golang.org/x/sys v0.50.0
 )
 
 require (
