@@ -21,7 +21,7 @@ import (
 // (versionString).
 var version = ""
 
-// Exit codes of pa, as README.md lists them.
+// Exit codes of pa, as docs/cli.md lists them.
 const (
 	exitOK      = 0 // done
 	exitUsage   = 1 // usage or bad input (kong's own parse errors too)

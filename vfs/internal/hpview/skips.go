@@ -1,5 +1,7 @@
 package hpview
 
+import "os"
+
 // The facets of hackpadfs's suite that cannot apply to a vfs.FS, or to a
 // backend over os.Root, by a part of their name, with the reason. A
 // backend's test passes the ones that apply to it to [Run].
@@ -18,6 +20,9 @@ const (
 	WhyNoWriteAt = "a vfs.File has no WriteAt (faultfs.File has vfs.File's methods only), and the suite fails WriteAt's facets on such a file instead of skipping them"
 	// WhyFileErrPath: an os.File's errors name its whole OS path.
 	WhyFileErrPath = "an osfs.File is the *os.File os.Root opened, whose errors name its whole OS path, not the FS's name; a vfs.File does not promise the FS's name in its errors"
+	// WhyRootRenameOntoDir: this Go's os.Root.Rename lets a directory take
+	// the name of a directory.
+	WhyRootRenameOntoDir = "this Go's os.Root.Rename hands a directory renamed onto a directory (itself, or an empty one) to rename(2), which allows it, where the suite wants EEXIST as os.Rename gives; Go 1.25.14 and 1.26.5 made os.Root.Rename refuse it too, and the Go releases before them (go.mod's floor among them) do not. The lock never renames onto a directory"
 )
 
 // OverOSRoot are the facets that cannot apply to osfs, and to a wrapper
@@ -34,4 +39,32 @@ var OverOSRoot = map[string]string{
 	"file.Truncate/negative_size":                    WhyFileErrPath,
 	"file.WriteAt/negative_offset":                   WhyFileErrPath,
 	"file.ReadDir/list_on_file":                      WhyFileErrPath,
+}
+
+// With a Go whose os.Root.Rename lets a directory take the name of a
+// directory, the two facets that want it refused cannot apply over os.Root.
+func init() {
+	if rootRenameTakesDirs() {
+		OverOSRoot["fs.Rename/same_directory"] = WhyRootRenameOntoDir
+		OverOSRoot["fs.Rename/newpath_is_directory"] = WhyRootRenameOntoDir
+	}
+}
+
+// rootRenameTakesDirs reports whether os.Root.Rename lets a directory take
+// the name of an empty one, in a temp folder it removes.
+func rootRenameTakesDirs() bool {
+	dir, err := os.MkdirTemp("", "hpview-rename")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	if root.Mkdir("a", 0o755) != nil || root.Mkdir("b", 0o755) != nil {
+		return false
+	}
+	return root.Rename("a", "b") == nil
 }
