@@ -158,6 +158,13 @@ func addedLine(agent string, it board.Item) string {
 	return fmt.Sprintf("added dispatch %d (\"%s\") to %s", it.DispatchID, termsafe.Value(it.Title), estate.Display(agent, estate.BoardPath(agent)))
 }
 
+// repairCommand is the one command that puts agent's missing dispatches on
+// its board in the estate home ("" for the default, see programFor): `pa
+// board repair --agent NAME`, the whole name shell-quoted when it needs it.
+func repairCommand(home, agent string) string {
+	return programFor(home) + " board repair " + agentFlag(agent)
+}
+
 // repairError turns an error of dispatch.Repair into pa's line and exit
 // code, in the words of pa dispatch open's (openError): 2 for the lock
 // (held, lost before the board's rename, the wait interrupted, a file

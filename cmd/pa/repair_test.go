@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,13 +33,99 @@ func threeRecords(agent string) string {
 // this version does not know: dispatch 2 is missing.
 const twoItems = `{"version":1,"items":[{"dispatchId":1,"title":"one","addedAt":"x","future":[1, 2]},{"dispatchId":3,"title":"three","addedAt":"y"}]}`
 
-// board repair --json prints one object with every item added.
+// pasted runs command in a POSIX shell as an operator who pasted it would,
+// with the class's build as the pa on the PATH and a clean environment
+// (no PA_* of the caller's).
+func pasted(t *testing.T, c binClass, command string) result {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the commands pa names are for a POSIX shell")
+	}
+	sh := shellOrSkip(t, "sh")
+	bin := t.TempDir()
+	if err := os.Symlink(c.bin(), filepath.Join(bin, "pa")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(sh, "-c", command)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PA_") && !strings.HasPrefix(kv, "PATH=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if c.errno != "" {
+		cmd.Env = append(cmd.Env, "PA_FAULT_LINK_ERRNO="+c.errno)
+	}
+	return runCmd(t, cmd)
+}
+
+// A board that misses a dispatch (a spawn-log of three records, a board
+// of two): pa board check names it with the whole command that repairs it;
+// that command, pasted into a shell, puts it on the board (and says so, the
+// title escaped), the board's items and the spawn-log keep their bytes,
+// and board check is clean. A second repair says the board has every
+// dispatch.
+func TestBoardRepairOfTheLineBoardCheckNames(t *testing.T) {
+	eachBinClass(t, func(t *testing.T, c binClass) {
+		for _, tc := range []struct{ agent, flag string }{{"demo", "--agent demo"}, {"-a b", "--agent='-a b'"}} {
+			home := t.TempDir()
+			pa := plainHome(t, home)
+			dir := "agents/" + tc.agent
+			estatetest.WriteFile(t, home, dir+"/spawn-log.json", threeRecords(tc.agent))
+			estatetest.WriteFile(t, home, dir+"/board/board.json", twoItems)
+			command := pa + " board repair " + tc.flag
+			r := c.run(t, home, "board", "check")
+			want := "dispatch 2 is in " + dir + "/spawn-log.json but not on the board " + dir + "/board/board.json; put it there with " + command + "\n"
+			if r.code != exitProblem || r.stdout != want {
+				t.Fatalf("%s: board check: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.agent, r.code, r.stdout, r.stderr, want)
+			}
+			r = pasted(t, c, strings.TrimSuffix(strings.SplitN(r.stdout, "; put it there with ", 2)[1], "\n"))
+			if want := `added dispatch 2 ("two \x1b[2J \"q\"") to ` + dir + "/board/board.json\n"; r.code != exitOK || r.stdout != want || r.stderr != "" {
+				t.Errorf("%s: the pasted repair: exit %d, stdout %q, stderr %q; want exit 0 and %q", tc.agent, r.code, r.stdout, r.stderr, want)
+			}
+			if got := readFile(t, home, dir+"/spawn-log.json"); got != threeRecords(tc.agent) {
+				t.Errorf("%s: the spawn-log is now %q; want it as it was", tc.agent, got)
+			}
+			b, err := board.Parse("b", []byte(readFile(t, home, dir+"/board/board.json")))
+			if err != nil || len(b.Items) != 3 || b.Items[2].DispatchID != 2 || b.Items[2].Title != "two \x1b[2J \"q\"" ||
+				!strings.Contains(readFile(t, home, dir+"/board/board.json"), `{"dispatchId":1,"title":"one","addedAt":"x","future":[1, 2]},`) {
+				t.Errorf("%s: the board is now %+v, %v:\n%s\nwant its two items as they were, then dispatch 2", tc.agent, b, err, readFile(t, home, dir+"/board/board.json"))
+			}
+			if r := c.run(t, home, "board", "check"); r.code != exitOK || r.stdout != "" {
+				t.Errorf("%s: board check after the repair: exit %d, stdout %q; want exit 0 and nothing", tc.agent, r.code, r.stdout)
+			}
+			before := estatetest.Snapshot(t, home)
+			r = c.run(t, home, "board", "repair", "--agent="+tc.agent)
+			if want := dir + "/board/board.json already has every dispatch of " + dir + "/spawn-log.json\n"; r.code != exitOK || r.stdout != want {
+				t.Errorf("%s: the second repair: exit %d, stdout %q; want exit 0 and %q", tc.agent, r.code, r.stdout, want)
+			}
+			if after := estatetest.Snapshot(t, home); !maps.Equal(before, after) {
+				t.Errorf("%s: the second repair changed the estate", tc.agent)
+			}
+		}
+	})
+}
+
+// board check --json carries the repair command of a dispatch not on the
+// board; board repair --json prints one object with every item added.
 func TestBoardRepairJSON(t *testing.T) {
 	c := binClasses[0]
 	home := t.TempDir()
+	pa := plainHome(t, home)
 	estatetest.WriteFile(t, home, "agents/demo/spawn-log.json", threeRecords("demo"))
 	estatetest.WriteFile(t, home, "agents/demo/board/board.json", `{"version":1,"items":[{"dispatchId":3}]}`)
-	r := c.run(t, home, "board", "repair", "--json")
+	r := c.run(t, home, "board", "check", "--json")
+	var check struct {
+		Problems []struct {
+			DispatchID int
+			Command    string
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &check); err != nil || len(check.Problems) != 2 ||
+		check.Problems[0].Command != pa+" board repair --agent demo" || check.Problems[1].Command != check.Problems[0].Command {
+		t.Errorf("board check --json: %q (%v); want two problems, each with the command %q", r.stdout, err, pa+" board repair --agent demo")
+	}
+	r = c.run(t, home, "board", "repair", "--json")
 	var got struct {
 		Added []struct {
 			Agent, Path, Title, AddedAt string
