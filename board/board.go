@@ -149,9 +149,35 @@ func (b Board) Has(id int) bool {
 	return false
 }
 
+// Extend returns the board with items added after its items, in the order
+// given, as the new board in parts to write with locking.Hold.WriteFenced
+// (spec: Hold and commit, the board write): an item whose dispatch is on
+// the board already, or earlier in items, is left out, so no item of the
+// board is ever dropped, changed or doubled. Each item of b keeps its bytes
+// as read, verbatim (its fields this version does not know too), and for a
+// board encode wrote the result is byte for byte encode's with the items
+// added; the new items are laid out as encode lays them out. b is a board
+// as [Read] or [Parse] gave it (the parts may be slices of its bytes, so
+// do not change them until they are written). With nothing to add, the
+// result is the board as it is encoded.
+func (b Board) Extend(items ...Item) [][]byte {
+	ids := make(map[int]struct{}, len(b.Items)+len(items))
+	for _, it := range b.Items {
+		ids[it.DispatchID] = struct{}{}
+	}
+	var add []Item
+	for _, it := range items {
+		if _, ok := ids[it.DispatchID]; !ok {
+			ids[it.DispatchID] = struct{}{}
+			add = append(add, it)
+		}
+	}
+	return jsondoc.Extend(format, jsondoc.Doc[Item]{Elems: b.Items, Raw: b.raw}, add, 0, encodeDoc)
+}
+
 // encode writes the board as its document, indented, with a final
-// newline: the board's one write (jsondoc's splice writes the same bytes
-// for an item added to a board encode wrote).
+// newline: the board's whole write (jsondoc's splice and Extend write the
+// same bytes for items added to a board encode wrote).
 func (b Board) encode() []byte { return encode(b.raw) }
 
 // encodeDoc is encode for jsondoc.Edit.Append.

@@ -104,3 +104,42 @@ func TestAddIsEncode(t *testing.T) {
 		t.Errorf("adding an item on the board already writes\n%s\nwant\n%s", again, data)
 	}
 }
+
+// Extend adds the items after the board's own, in the order given, leaving
+// out a dispatch on the board already or given twice: each old item keeps
+// its bytes (its unknown fields too), and onto a board encode wrote the
+// result is encode's with the items added.
+func TestExtend(t *testing.T) {
+	odd := `{"dispatchId":7,"title":"by hand","future":{"x":[1, 2]}}`
+	b, err := Parse("b", []byte(`{"version":1,"items":[`+odd+`,  {"dispatchId":8}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	adds := []Item{{DispatchID: 3, Title: "three"}, {DispatchID: 8, Title: "on it already"}, {DispatchID: 1, Title: "one"}, {DispatchID: 3, Title: "twice"}}
+	got, err := Parse("b", bytes.Join(b.Extend(adds...), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Item{b.Items[0], b.Items[1], adds[0], adds[2]}
+	if !slices.Equal(got.Items, want) || string(got.raw[0]) != odd || string(got.raw[1]) != `{"dispatchId":8}` {
+		t.Errorf("Extend gives items %+v (the first two as %q); want %+v, the first two verbatim", got.Items, got.raw[:2], want)
+	}
+
+	var enc Board
+	for _, it := range adds[:1] {
+		raw, _ := json.Marshal(it)
+		enc.raw = append(enc.raw, raw)
+	}
+	read, err := Parse("b", enc.encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(adds[2])
+	enc.raw = append(enc.raw, raw)
+	if got := bytes.Join(read.Extend(adds[2]), nil); !bytes.Equal(got, enc.encode()) {
+		t.Errorf("Extend onto an encoded board writes\n%s\nencode writes\n%s", got, enc.encode())
+	}
+	if got := bytes.Join(read.Extend(), nil); !bytes.Equal(got, encode(read.raw)) {
+		t.Errorf("Extend of nothing writes\n%s\nwant the board as it is", got)
+	}
+}

@@ -19,7 +19,8 @@ func paOpenKilledAfterCommit(t *testing.T, s *site) {
 	}
 	// Its lock is still there, its holder dead: board check does not wait
 	// for it and names the dispatch that never reached its board.
-	notOnBoard := "dispatch 1 is in agents/demo/spawn-log.json but not on the board agents/demo/board/board.json\n"
+	notOnBoard := "dispatch 1 is in agents/demo/spawn-log.json but not on the board agents/demo/board/board.json; put it there with " +
+		paAt(s.root) + " board repair --agent demo\n"
 	if r := s.pa(t, "board", "check", "--agent", agent); r.code != 2 || r.stdout != notOnBoard {
 		t.Errorf("board check with the killed open's lock: exit %d, stdout %q, stderr %q; want dispatch 1 named as not on the board", r.code, r.stdout, r.stderr)
 	}

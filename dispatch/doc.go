@@ -15,4 +15,10 @@
 // on the board (after waiting, a bounded grace, for a writer in flight
 // between its commit and its board write), a file that does not parse and
 // a file that cannot be read as one. It is linear in the records and items.
+//
+// [Repair] is `pa board repair`: under the spawn-log lock it puts on the
+// board every dispatch of the spawn-log that is missing from it, in one
+// write behind the same fence as Open's board write, adding items after
+// the board's own and changing none; a board that has every dispatch is
+// not written.
 package dispatch

@@ -30,7 +30,7 @@ dispatch unlock command; every dispatch of the spawn-log that is not on the
 board (one that a pa dispatch open still holding the lock, alive on this host,
 on another host or in another pid namespace of this host, has committed and
 not yet put on the board is waited for, up to 1s, and is not reported once it
-is there); a spawn-log or board that does not parse; a lock, spawn-log or board
+is there), with the pa board repair command that puts it there; a spawn-log or board that does not parse; a lock, spawn-log or board
 that cannot be read as a file (a directory or a named pipe in its place, no
 permission, an I/O error: --json kind "unreadable"); without --agent, an
 agent folder that is a symbolic link out of the estate (never followed).

@@ -34,7 +34,7 @@ type cli struct {
 
 	Version  kong.VersionFlag `help:"Print pa's version and exit."`
 	Dispatch dispatchCmd      `cmd:"" help:"Dispatches: open, list, unlock."`
-	Board    boardCmd         `cmd:"" help:"The agents' boards: check."`
+	Board    boardCmd         `cmd:"" help:"The agents' boards: check, repair."`
 	FS       fsCmd            `cmd:"" name:"fs" help:"The volume under an estate: probe."`
 	Help     helpCmd          `cmd:"" help:"Show help for pa or for one of its commands (pa help dispatch open)."`
 	Complete completionCmd    `cmd:"" name:"completion" help:"Print the code that makes bash, zsh or fish complete pa's commands."`
@@ -64,20 +64,24 @@ Example:
 
 // boardCmd is `pa board`.
 type boardCmd struct {
-	Check checkCmd `cmd:"" help:"Report a lock held past the stale window and dispatches not on the board (read-only)."`
+	Check  checkCmd  `cmd:"" help:"Report a lock held past the stale window and dispatches not on the board (read-only)."`
+	Repair repairCmd `cmd:"" help:"Put on the board every dispatch of the spawn-log that is missing from it, under the lock."`
 }
 
 // Help is the group's long help.
 func (boardCmd) Help() string {
 	return `Each agent's board, agents/<agent>/board/board.json, holds one item per
 dispatch, written by pa dispatch open while the spawn-log lock is held. check
-reads the boards, spawn-logs and locks and reports what needs an operator.
+reads the boards, spawn-logs and locks and reports what needs an operator;
+repair puts on a board, under the lock, the dispatches check reports as not
+on it.
 
-Exit codes: those of pa board check (0 no problem; 1 usage or bad input; 2
-problems found); pa board without a command is a usage error (exit 1).
+Exit codes: each command's own (see pa board check --help, pa board repair
+--help); pa board without a command is a usage error (exit 1).
 
 Example:
-  pa board check --agent demo`
+  pa board check --agent demo
+  pa board repair --agent demo`
 }
 
 // helpCmd is `pa help [COMMAND...]`.

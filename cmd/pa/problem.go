@@ -22,14 +22,17 @@ import (
 // for the default, see programFor), with the whole agent name, or "" when
 // none does: a lock held past the stale window, and a lock name holding a
 // symbolic link, a named pipe, a socket or a device, which `pa dispatch
-// unlock --force` removes; never a directory, which no unlock removes, nor
-// any other problem. It works pasted into another shell (the --json
-// "command" field).
+// unlock --force` removes (never a directory, which no unlock removes); a
+// dispatch not on the board, which `pa board repair` puts there; no other
+// problem. It works pasted into another shell (the --json "command"
+// field).
 func problemCommand(home string, p dispatch.Problem) string {
 	switch {
 	case p.Kind == dispatch.KindLockHeld,
 		p.Kind == dispatch.KindUnreadable && p.Lock.Mode != 0 && p.Lock.Mode&fs.ModeDir == 0:
 		return unlockCommand(home, p.Agent, p.Lock)
+	case p.Kind == dispatch.KindNotOnBoard:
+		return repairCommand(home, p.Agent)
 	}
 	return ""
 }
@@ -65,9 +68,10 @@ func unlockCommand(home, agent string, h locking.Holder) string {
 // longer be bounded and the envelope's cut could drop more than the end of
 // the --force sentence. The whole command, --home included, is
 // problemCommand's (the --json "command" field); the plain line is read by
-// the operator who ran the check, in the estate they named. Only the line
-// of a lock name holding no regular file, which is not bounded so, names
-// the command whole.
+// the operator who ran the check, in the estate they named. Only the lines
+// that are not bounded so name the command whole: a lock name holding no
+// regular file's, and a dispatch not on the board's (`...; put it there
+// with pa board repair --agent NAME`).
 func problemLine(home string, p dispatch.Problem) string {
 	switch p.Kind {
 	case dispatch.KindLockHeld:
@@ -87,8 +91,8 @@ func problemLine(home string, p dispatch.Problem) string {
 		}
 		return line
 	case dispatch.KindNotOnBoard:
-		return fmt.Sprintf("dispatch %d is in %s but not on the board %s",
-			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path))
+		return fmt.Sprintf("dispatch %d is in %s but not on the board %s; put it there with %s",
+			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path), problemCommand(home, p))
 	case dispatch.KindCorrupt:
 		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	case dispatch.KindUnreadable:

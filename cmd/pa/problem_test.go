@@ -286,24 +286,36 @@ func TestCheckCommandQuotesTheAgent(t *testing.T) {
 }
 
 // The lines of the other kinds of problem: the file as shown, then what is
-// wrong (a not-on-board line names both files).
+// wrong; a not-on-board line names both files, then the whole command that
+// puts the dispatch on the board (with --home outside the default estate,
+// the agent whole and shell-quoted), which is its --json "command" too.
 func TestProblemLineOfEachKind(t *testing.T) {
+	long := strings.Repeat("x", 40)
 	for _, tc := range []struct {
-		p    dispatch.Problem
-		want string
+		home    string
+		p       dispatch.Problem
+		want    string
+		command string
 	}{
-		{dispatch.Problem{Kind: dispatch.KindCorrupt, Agent: "a", Path: estate.BoardPath("a"), Err: "want a JSON object with version and items: it is empty"},
-			"agents/a/board/board.json does not parse: want a JSON object with version and items: it is empty"},
-		{dispatch.Problem{Kind: dispatch.KindUnreadable, Agent: "c", Path: estate.SpawnLogPath("c"), Err: "it is a directory, not a regular file"},
-			"agents/c/spawn-log.json cannot be read: it is a directory, not a regular file; look at it and fix or move it by hand"},
-		{dispatch.Problem{Kind: dispatch.KindNotOnBoard, Agent: "a", Path: estate.BoardPath("a"), DispatchID: 3},
-			"dispatch 3 is in agents/a/spawn-log.json but not on the board agents/a/board/board.json"},
+		{"/tmp/X", dispatch.Problem{Kind: dispatch.KindCorrupt, Agent: "a", Path: estate.BoardPath("a"), Err: "want a JSON object with version and items: it is empty"},
+			"agents/a/board/board.json does not parse: want a JSON object with version and items: it is empty", ""},
+		{"/tmp/X", dispatch.Problem{Kind: dispatch.KindUnreadable, Agent: "c", Path: estate.SpawnLogPath("c"), Err: "it is a directory, not a regular file"},
+			"agents/c/spawn-log.json cannot be read: it is a directory, not a regular file; look at it and fix or move it by hand", ""},
+		{"/tmp/X", dispatch.Problem{Kind: dispatch.KindNotOnBoard, Agent: "a", Path: estate.BoardPath("a"), DispatchID: 3},
+			"dispatch 3 is in agents/a/spawn-log.json but not on the board agents/a/board/board.json; put it there with pa --home /tmp/X board repair --agent a",
+			"pa --home /tmp/X board repair --agent a"},
+		{"", dispatch.Problem{Kind: dispatch.KindNotOnBoard, Agent: "it's", Path: estate.BoardPath("it's"), DispatchID: 3},
+			`dispatch 3 is in agents/it's/spawn-log.json but not on the board agents/it's/board/board.json; put it there with pa board repair --agent 'it'\''s'`,
+			`pa board repair --agent 'it'\''s'`},
+		{"/tmp/a b", dispatch.Problem{Kind: dispatch.KindNotOnBoard, Agent: "-" + long, Path: estate.BoardPath("-" + long), DispatchID: 12},
+			"dispatch 12 is in agents/-xxxxxxxxxxxxxxxxxxxxxxxxxxxx.../spawn-log.json but not on the board agents/-xxxxxxxxxxxxxxxxxxxxxxxxxxxx.../board/board.json; put it there with pa --home '/tmp/a b' board repair --agent=-" + long,
+			"pa --home '/tmp/a b' board repair --agent=-" + long},
 	} {
-		if got := problemLine("/tmp/X", tc.p); got != tc.want {
+		if got := problemLine(tc.home, tc.p); got != tc.want {
 			t.Errorf("%s: line %q; want %q", tc.p.Kind, got, tc.want)
 		}
-		if got := problemCommand("/tmp/X", tc.p); got != "" {
-			t.Errorf("%s: command %q; want none", tc.p.Kind, got)
+		if got := problemCommand(tc.home, tc.p); got != tc.command {
+			t.Errorf("%s: command %q; want %q", tc.p.Kind, got, tc.command)
 		}
 	}
 }

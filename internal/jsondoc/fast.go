@@ -2,7 +2,6 @@ package jsondoc
 
 import (
 	"encoding/json"
-	"strconv"
 
 	"github.com/pa-toolkit/pa/internal/jsonscan"
 )
@@ -299,15 +298,7 @@ func fieldOf[E any](f *Format[E], key []byte) int {
 // with elem added (TestSpliceIsEncode in the formats); for any other the
 // old elements keep their bytes verbatim.
 func splice[E any](f *Format[E], data []byte, s scanned[E], elem E, next int) [][]byte {
-	f.layout()
-	head := make([]byte, 0, 64)
-	head = append(head, f.head[0]...)
-	head = strconv.AppendInt(head, int64(f.Version), 10)
-	if f.Next != "" {
-		head = append(head, f.head[1]...)
-		head = strconv.AppendInt(head, int64(next), 10)
-	}
-	head = append(head, f.head[len(f.head)-1]...)
+	head := f.newHead(next)
 	// encode marshals each element compact, then indents the whole
 	// document (json.MarshalIndent): the same as indenting the element
 	// with the prefix of its depth.

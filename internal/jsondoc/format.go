@@ -120,3 +120,18 @@ func (f *Format[E]) layout() {
 		f.head = append(f.head, ",\n  "+strconv.Quote(f.Array)+": ["+elemIndent)
 	})
 }
+
+// newHead is the head an encode writes for a document of f with the
+// header's integer next (left out when f has none), up to the first
+// element: `{"version": 1, "nextId": 3, "records": [` in encode's layout.
+func (f *Format[E]) newHead(next int) []byte {
+	f.layout()
+	head := make([]byte, 0, 64)
+	head = append(head, f.head[0]...)
+	head = strconv.AppendInt(head, int64(f.Version), 10)
+	if f.Next != "" {
+		head = append(head, f.head[1]...)
+		head = strconv.AppendInt(head, int64(next), 10)
+	}
+	return append(head, f.head[len(f.head)-1]...)
+}
