@@ -71,7 +71,14 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 
+	// The wait line (on a terminal) and the break line, on stderr; none
+	// with --json, and none once Open has returned.
+	events := &lockEvents{stderr: out.stderr, a: g.adviceFor(c.Agent)}
+	if !c.JSON {
+		events.observe(&opts, isTerminal(out.stderr))
+	}
 	rec, err := dispatch.Open(ctx, fsys, c.Agent, c.Title, opts)
+	events.end()
 	if err != nil {
 		return openError(fsys, g.adviceFor(c.Agent), c.Wait, rec, err, opts)
 	}
