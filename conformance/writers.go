@@ -58,6 +58,30 @@ func ids(t *testing.T, results []result) []int {
 	return out
 }
 
+// oneBreakLine fails unless exactly one of the opens' stderr is the line
+// of `pa dispatch open` that broke the lock of the dead pid (its holder
+// named, then "broken, as its holder is provably dead"), and every other
+// stderr is empty.
+func oneBreakLine(t *testing.T, results []result, dead int) {
+	t.Helper()
+	lead := fmt.Sprintf("pa: agents/demo/spawn-log.json.lock held by pid %d on host ", dead)
+	const tail = "): broken, as its holder is provably dead\n"
+	broke := 0
+	for i, r := range results {
+		switch {
+		case r.stderr == "":
+		case strings.HasPrefix(r.stderr, lead) && strings.HasSuffix(r.stderr, tail) && strings.Count(r.stderr, "\n") == 1 &&
+			strings.Contains(r.stderr, " (dead"):
+			broke++
+		default:
+			t.Errorf("open #%d: stderr %q; want nothing, or one line %s...%s", i, r.stderr, lead, tail)
+		}
+	}
+	if broke != 1 {
+		t.Errorf("%d opens said they broke the dead holder's lock; want exactly one", broke)
+	}
+}
+
 func seq(from, to int) []int {
 	var s []int
 	for i := from; i <= to; i++ {
@@ -98,15 +122,21 @@ func (s *site) checkEstate(t *testing.T, want []int) {
 
 // R12: eight `pa dispatch open` processes at once against a lock left by a
 // dead process, 25 trials: every exit 0, distinct ids, every record and
-// board item present, nothing left beside the spawn-log and the board.
+// board item present, nothing left beside the spawn-log and the board; the
+// one that broke the lock says so on stderr in one line, and the other
+// seven print nothing there (breakers of one dead lock run one at a time,
+// and only one moves it).
 func eightOpensAgainstDeadLock(t *testing.T, s *site) {
 	const trials, writers = 25, 8
 	for trial := range trials {
 		s.reset(t)
-		s.writeRaw(t, lockName, lockJSON(s.deadPID(t), s.hostname(), true, strings.Repeat("5a", 12), time.Now()))
-		if got := ids(t, s.paMany(t, writers, openArgs)); !slices.Equal(got, seq(1, writers)) {
+		dead := s.deadPID(t)
+		s.writeRaw(t, lockName, lockJSON(dead, s.hostname(), true, strings.Repeat("5a", 12), time.Now()))
+		results := s.paMany(t, writers, openArgs)
+		if got := ids(t, results); !slices.Equal(got, seq(1, writers)) {
 			t.Fatalf("trial %d: ids %v; want 1..%d, each once", trial, got, writers)
 		}
+		oneBreakLine(t, results, dead)
 		s.checkEstate(t, seq(1, writers))
 		if t.Failed() {
 			t.Fatalf("trial %d failed", trial)

@@ -30,6 +30,8 @@
 // fail with a [*TimeoutError] that carries the lock and its [Holder] as
 // read and judged. The errors are data: their messages name the lock and
 // its holder and no command; what clears a held lock, and when forcing is
-// right, is the calling program's to say. docs/spawn-log-lock.md is the
-// design, step by step.
+// right, is the calling program's to say; [Options] OnWait and OnBreak
+// tell it, as they happen, of a wait on a holder and of the automatic
+// break of a dead one. docs/spawn-log-lock.md is the design, step by
+// step.
 package locking

@@ -13,7 +13,10 @@ import (
 // of a held lock (zero: 10 ms); UnlockBusyWait how long [Unlock] waits
 // behind another breaker's claim (zero: 1 s); Host this process's host
 // (nil: [OSHost]); Now the clock that stamps acquiredAt and measures ages
-// (nil: time.Now; it never decides a break).
+// (nil: time.Now; it never decides a break). OnWait and OnBreak, when set,
+// observe from the acquiring goroutine: OnWait once per holder an acquire
+// waits on (with its deadline), OnBreak each automatic break of a
+// provably dead holder; they decide nothing.
 type Options = lockspec.Options
 
 // Host is what the lock knows of the machine it runs on: its Hostname,

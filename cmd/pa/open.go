@@ -36,7 +36,10 @@ Creates the estate's folder when it is missing (the only command that does).
 A lock held by a live process is never broken: after --wait, open fails with
 one line naming the holder and the pa dispatch unlock command that clears it
 (with --home when the estate is not the default). Ctrl-C (or SIGTERM) while it
-waits ends it with exit 2, writing nothing.
+waits ends it with exit 2, writing nothing. On a terminal, once it has waited
+about a second, it says so on stderr in one line: the holder and until when.
+A lock whose holder is provably dead is broken at once, and one line on stderr
+names it and what proved its holder dead. --json prints neither line.
 
 Exit codes: 0 recorded; 1 usage or bad input (a bad agent name, a title that
 is not valid UTF-8, a spawn-log or board that does not parse: nothing is
@@ -71,7 +74,14 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 
+	// The wait line (on a terminal) and the break line, on stderr; none
+	// with --json, and none once Open has returned.
+	events := &lockEvents{stderr: out.stderr, a: g.adviceFor(c.Agent)}
+	if !c.JSON {
+		events.observe(&opts, isTerminal(out.stderr))
+	}
 	rec, err := dispatch.Open(ctx, fsys, c.Agent, c.Title, opts)
+	events.end()
 	if err != nil {
 		return openError(fsys, g.adviceFor(c.Agent), c.Wait, rec, err, opts)
 	}

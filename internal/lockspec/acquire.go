@@ -74,6 +74,9 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 	missed := false // the last read found no lock although publish found one
 	atOnce := 0     // tries again at once since the last wait
 	publish := true // false after a wait: the read of step 3 comes first
+
+	var waitedOn Holder // the holder e.onWait was last told of (Options.OnWait)
+	toldWait := false   // whether e.onWait was told of one
 	for {
 		if publish {
 			err := h.publish() // step 2
@@ -118,6 +121,9 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			if err != nil {
 				return nil, err
 			}
+			if out.result == breakDone && e.onBreak != nil {
+				e.onBreak(n.lock, held) // the one automatic break, done
+			}
 			if out.result == breakBusy {
 				busy = &out.busy
 			} else if atOnce < maxAtOnce || time.Now().Before(deadline) {
@@ -132,6 +138,10 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
 		}
 		atOnce = 0
+		if e.onWait != nil && held.State != StateDead && (!toldWait || !sameLock(held, waitedOn)) {
+			e.onWait(n.lock, held, deadline) // once per holder waited on
+			waitedOn, toldWait = held, true
+		}
 		woken, err := w.Wait(ctx, time.Until(deadline), held.Token)
 		if err != nil {
 			return nil, err

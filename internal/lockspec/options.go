@@ -24,8 +24,8 @@ const (
 const NoWait time.Duration = -1
 
 // Options are the settings of the lock. The zero value is the shipped
-// behaviour: the real host, the real clock, crypto/rand, the spec's windows
-// and no step hook. Options are values, never globals: two locks in one
+// behaviour: the real host, the real clock, crypto/rand, the spec's windows,
+// no observer and no step hook. Options are values, never globals: two locks in one
 // process may use different ones (tests run several "processes" as
 // goroutines, each with its own [Host]). The seams that only this module
 // sets (the step hook, the afterWrite, the token source) are unexported,
@@ -56,6 +56,33 @@ type Options struct {
 	// breaker's live claim is on the lock; zero means DefaultUnlockBusyWait
 	// (1 s).
 	UnlockBusyWait time.Duration
+
+	// OnWait, when not nil, is told that an acquire waits for a held lock
+	// (spec: Acquire step 3): it is called from the acquiring goroutine,
+	// just before the wait, once per holder an acquire waits on (other
+	// bytes under the lock name are another holder: a new lock, or the
+	// same one rewritten), with the lock's name as given to Acquire plus
+	// ".lock", its holder as read and judged (never provably dead: that
+	// one is broken, not waited on; a dead holder's lock that another
+	// breaker's live claim keeps is waited on unreported) and deadline,
+	// when the acquire gives up (the real clock; for Update, one Timeout
+	// after its start, whatever holds came between). An acquire that does
+	// not wait (a free lock, a dead holder broken at once, NoWait) never
+	// calls it. It only observes: it must return at once and not use the
+	// lock; nothing the lock does depends on it, and nil costs nothing.
+	OnWait func(lock string, holder Holder, deadline time.Time)
+
+	// OnBreak, when not nil, is told of the one automatic break (spec: The
+	// one automatic break; The steps, Break): it is called from the
+	// acquiring goroutine once this acquire has moved and removed the
+	// lock of a provably dead holder (break:removed) and its claim, before
+	// it publishes again, with the lock's name and the holder as judged
+	// (State StateDead, Evidence what proved it, "" for a lock of the
+	// spec's four fields: its pid is gone). A break that found the lock
+	// changed or gone, another breaker's break and [Unlock] do not call
+	// it. It only observes: it must return at once and not use the lock;
+	// nil costs nothing.
+	OnBreak func(lock string, dead Holder)
 
 	onStep      func(Step)
 	afterCommit func(h *Hold) error
@@ -88,6 +115,8 @@ type env struct {
 	timeout     time.Duration
 	poll        time.Duration
 	busyWait    time.Duration
+	onWait      func(lock string, holder Holder, deadline time.Time)
+	onBreak     func(lock string, dead Holder)
 	onStep      func(Step)
 	afterCommit func(h *Hold) error
 }
@@ -96,6 +125,7 @@ func (o Options) env() *env {
 	e := &env{
 		host: o.Host, now: o.Now, rand: o.rand, timeout: o.Timeout,
 		poll: o.PollInterval, busyWait: o.UnlockBusyWait,
+		onWait: o.OnWait, onBreak: o.OnBreak,
 		onStep: o.onStep, afterCommit: o.afterCommit,
 	}
 	if e.host == nil {
