@@ -17,10 +17,9 @@
 // [FileKeyer] (a file's key from its handle, on Windows; its helper
 // [KeyOfFile] falls back to the stat data), [WatchFS] (a wake-up when a
 // name goes: the lock's waiters), [QueueFS] (a wait queue, so one of a
-// lock's waiters at a time watches), [OpenRootFS] (a folder held open:
-// [PinDir]) and [PrefixDirFS] (a listing of some names only; its helper
-// falls back to ReadDir and a filter). A wrapper must forward every
-// optional interface of the FS it wraps.
+// lock's waiters at a time watches) and [OpenRootFS] (a folder held open:
+// [PinDir]). A wrapper must forward every optional interface of the FS it
+// wraps.
 //
 // Backends: vfs/osfs (the real OS, rooted with os.Root), vfs/nolinkfs (Link
 // always refused, the no-hard-links class), and the adapters vfs/aferofs

@@ -51,7 +51,6 @@ var (
 	_ RenameNoReplaceFS = (*pinnedFS)(nil)
 	_ WatchFS           = (*pinnedFS)(nil)
 	_ QueueFS           = (*pinnedFS)(nil)
-	_ PrefixDirFS       = (*pinnedFS)(nil)
 )
 
 func (p *pinnedFS) unpin() error {
@@ -209,12 +208,4 @@ func (p *pinnedFS) JoinQueue(name string) (Place, error) {
 		return q, named(err, local, name)
 	}
 	return JoinQueue(p.fsys, name)
-}
-
-func (p *pinnedFS) ReadDirPrefix(dir string, prefixes []string) ([]fs.DirEntry, error) {
-	if r, local, ok := p.in(dir, true); ok {
-		ents, err := ReadDirPrefix(r, local, prefixes)
-		return ents, named(err, local, dir)
-	}
-	return ReadDirPrefix(p.fsys, dir, prefixes)
 }

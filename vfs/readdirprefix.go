@@ -5,27 +5,11 @@ import (
 	"strings"
 )
 
-// PrefixDirFS is an [FS] that can list only the names of a directory that
-// begin with one of some prefixes, in no particular order, without a
-// stat, a sort or an allocation for any other name. The lock lists its
-// folder so at every acquire (the sweep) and after taking a claim: a folder
-// with thousands of unrelated files stays cheap to list.
-type PrefixDirFS interface {
-	FS
-	// ReadDirPrefix lists the entries of the directory dir whose names
-	// begin with one of prefixes, in no particular order; nil when none
-	// does. A listing taken after a create has completed shows that file.
-	// Errors are *fs.PathError naming dir.
-	ReadDirPrefix(dir string, prefixes []string) ([]fs.DirEntry, error)
-}
-
 // ReadDirPrefix lists the entries of dir whose names begin with one of
-// prefixes, in no particular order, through fsys's [PrefixDirFS], or by
-// [FS.ReadDir] and a filter when fsys lacks it. Errors are ReadDir's.
+// prefixes, sorted by name, nil when none does: [FS.ReadDir] and
+// [FilterPrefix]. The lock lists its folder so at every acquire (the sweep)
+// and after taking a claim. Errors are ReadDir's.
 func ReadDirPrefix(fsys FS, dir string, prefixes []string) ([]fs.DirEntry, error) {
-	if p, ok := fsys.(PrefixDirFS); ok {
-		return p.ReadDirPrefix(dir, prefixes)
-	}
 	entries, err := fsys.ReadDir(dir)
 	if err != nil {
 		return nil, err

@@ -95,9 +95,9 @@
 // folder once ([vfs.PinDir], where the FS has [vfs.OpenRootFS]) and every
 // call of the hold, the commit's included, is resolved from it; Release
 // closes it. If the folder is renamed during a hold, the hold's calls stay
-// in the folder it opened. The sweep lists only the names that begin like
-// one beside the lock ([vfs.ReadDirPrefix]), so unrelated files in the
-// folder cost little.
+// in the folder it opened. The sweep looks only at the names that begin
+// like one beside the lock ([vfs.ReadDirPrefix]), so unrelated files in
+// the folder are left alone.
 //
 // # Steps
 //

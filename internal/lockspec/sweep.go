@@ -14,10 +14,9 @@ import (
 // owner of another pid namespace keeps its names. Nothing is swept by age; a leftover of
 // a live owner, of another host or with an owner that cannot be read is
 // left alone. The sweep never fails an acquire: a name it cannot list or
-// remove stays for the next one. It lists only the names that begin like
-// one beside the lock (vfs.ReadDirPrefix: no sort, no stat, and on osfs no
-// allocation for any other name), so unrelated files in the folder cost
-// little.
+// remove stays for the next one. It looks only at the names that begin
+// like one beside the lock (vfs.ReadDirPrefix), so unrelated files in the
+// folder are left alone.
 func (e *env) sweep(fsys vfs.FS, n names) {
 	entries, err := vfs.ReadDirPrefix(fsys, n.dir, n.swept)
 	if err != nil {

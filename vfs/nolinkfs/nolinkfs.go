@@ -23,7 +23,6 @@ var (
 	_ vfs.WatchFS           = (*FS)(nil)
 	_ vfs.QueueFS           = (*FS)(nil)
 	_ vfs.OpenRootFS        = (*FS)(nil)
-	_ vfs.PrefixDirFS       = (*FS)(nil)
 )
 
 // New wraps inner so that Link fails with errno; errno 0 means

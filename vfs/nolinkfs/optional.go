@@ -1,7 +1,6 @@
 package nolinkfs
 
 import (
-	"io/fs"
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
@@ -52,9 +51,3 @@ type rootFS struct {
 
 // Close closes the wrapped root.
 func (r *rootFS) Close() error { return r.root.Close() }
-
-// ReadDirPrefix lists the entries of dir whose names begin with one of
-// prefixes, through the wrapped FS's [vfs.PrefixDirFS] or its ReadDir.
-func (f *FS) ReadDirPrefix(dir string, prefixes []string) ([]fs.DirEntry, error) {
-	return vfs.ReadDirPrefix(f.inner, dir, prefixes)
-}

@@ -19,16 +19,8 @@
 // elsewhere it reports errors.ErrUnsupported), a [vfs.WatchFS] (inotify on
 // the lock file itself on Linux, kqueue on the folder on macOS and the BSDs;
 // elsewhere errors.ErrUnsupported), a [vfs.QueueFS] (flock(2) on the lock's
-// folder on Unix; elsewhere errors.ErrUnsupported), a [vfs.OpenRootFS] and
-// a [vfs.PrefixDirFS], and its files are [vfs.Locker]s
-// (flock on Unix, LockFileEx on Windows) and, on Windows, [vfs.FileKeyer]s
-// (GetFileInformationByHandle: Go's stat there gives no file's key).
-//
-// On Unix a name of the root's own folder (no slash) is opened and listed
-// straight from the folder's descriptor, with O_NOFOLLOW: one openat(2) and
-// an *os.File made by os.NewFile, where os.Root.OpenFile adds four fcntl
-// calls and an epoll_ctl that a regular file refuses, and a listing with no
-// lstat per entry, where a directory opened through a root has one. Any
-// answer but success, ENOENT or EEXIST (a symbolic link among them) goes
-// through the root as before, so nothing else changes.
+// folder on Unix; elsewhere errors.ErrUnsupported) and a [vfs.OpenRootFS],
+// and its files are [vfs.Locker]s (flock on Unix, LockFileEx on Windows)
+// and, on Windows, [vfs.FileKeyer]s (GetFileInformationByHandle: Go's stat
+// there gives no file's key).
 package osfs

@@ -123,3 +123,37 @@ func TestEscapeErrorMatchesNoSentinel(t *testing.T) {
 		t.Errorf("NoHardLinks(%v) = false", err)
 	}
 }
+
+// TestDotDotAloneRefused: ".." on its own, a name with no slash, is the
+// root's parent; every operation refuses it.
+func TestDotDotAloneRefused(t *testing.T) {
+	fsys, _ := newFS(t)
+	if f, err := fsys.OpenFile("..", os.O_RDONLY, 0); err == nil {
+		f.Close()
+		t.Errorf(`OpenFile("..") succeeded, want it refused as outside the root`)
+	}
+	if _, err := fsys.ReadDir(".."); err == nil {
+		t.Errorf(`ReadDir("..") succeeded, want it refused as outside the root`)
+	}
+}
+
+// TestSymlinkedFolderOutsideNotListed: a symbolic link in the root to a
+// directory outside it is neither listed nor watched through (the root
+// refuses the escape).
+func TestSymlinkedFolderOutsideNotListed(t *testing.T) {
+	fsys, dir := newFS(t)
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "outdir")); err != nil {
+		t.Skipf("cannot make a symbolic link here: %v", err)
+	}
+	if ents, err := fsys.ReadDir("outdir"); err == nil {
+		t.Errorf(`ReadDir("outdir") = %v, want it refused: the link leads outside the root`, ents)
+	}
+	if w, err := fsys.WatchRemoval("outdir/secret"); err == nil {
+		w.Close()
+		t.Errorf(`WatchRemoval("outdir/secret") succeeded, want it refused: the folder is outside the root`)
+	}
+}

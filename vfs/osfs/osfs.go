@@ -13,7 +13,6 @@ import (
 // is safe for concurrent use by several goroutines.
 type FS struct {
 	root *os.Root
-	at   dirAt // the root's own folder, for the calls made straight from it
 }
 
 var (
@@ -24,7 +23,6 @@ var (
 	_ vfs.WatchFS           = (*FS)(nil)
 	_ vfs.QueueFS           = (*FS)(nil)
 	_ vfs.OpenRootFS        = (*FS)(nil)
-	_ vfs.PrefixDirFS       = (*FS)(nil)
 )
 
 // New opens dir as the root of a new FS. It fails with the *fs.PathError of
@@ -35,13 +33,7 @@ func New(dir string) (*FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newFS(root), nil
-}
-
-func newFS(root *os.Root) *FS {
-	f := &FS{root: root}
-	f.at = openDirAt(root)
-	return f
+	return &FS{root: root}, nil
 }
 
 // OpenRoot opens the directory dir, through the root, as an FS of its own
@@ -55,15 +47,12 @@ func (f *FS) OpenRoot(dir string) (vfs.RootFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newFS(root), nil
+	return &FS{root: root}, nil
 }
 
 // Close releases the root directory. Files opened through the FS stay open;
 // every later call on the FS fails.
-func (f *FS) Close() error {
-	f.at.close()
-	return f.root.Close()
-}
+func (f *FS) Close() error { return f.root.Close() }
 
 // Dir returns the directory given to [New].
 func (f *FS) Dir() string { return f.root.Name() }
@@ -73,9 +62,6 @@ func (f *FS) Dir() string { return f.root.Name() }
 // O_CREATE|O_EXCL it fails with a *fs.PathError matching fs.ErrExist when
 // name exists; a missing parent matches fs.ErrNotExist.
 func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
-	if file, ok, err := f.openAt(name, flag, perm); ok {
-		return file, err
-	}
 	file, err := f.root.OpenFile(name, flag, perm)
 	if err != nil {
 		return nil, err
@@ -87,29 +73,26 @@ func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error)
 // stay inside the root. Errors are *fs.PathError.
 func (f *FS) Stat(name string) (fs.FileInfo, error) { return f.root.Stat(name) }
 
-// ReadDir lists the directory name, sorted by file name. Errors are
-// *fs.PathError naming name.
+// ReadDir lists the directory name through the root, sorted by file name.
+// Errors are *fs.PathError naming name.
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
-	entries, err := f.readDir(name, nil)
+	dir, err := f.root.Open(name)
 	if err != nil {
 		return nil, err
+	}
+	defer dir.Close()
+	entries, err := dir.ReadDir(-1)
+	if err != nil {
+		// The open file's name is the absolute OS path; report the FS's.
+		if pe, ok := err.(*fs.PathError); ok {
+			return nil, &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+		}
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
 	}
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int {
 		return strings.Compare(a.Name(), b.Name())
 	})
 	return entries, nil
-}
-
-// ReadDirPrefix lists the entries of the directory name whose names begin
-// with one of prefixes, in no particular order ([vfs.PrefixDirFS]): on Linux
-// from the raw getdents64 records, with no stat, no sort and no allocation
-// for any other name. The entries' Info stats through the root. Errors are
-// *fs.PathError naming name.
-func (f *FS) ReadDirPrefix(name string, prefixes []string) ([]fs.DirEntry, error) {
-	if prefixes == nil {
-		prefixes = []string{}
-	}
-	return f.readDir(name, prefixes)
 }
 
 // Mkdir creates the directory name with permission bits perm (before the

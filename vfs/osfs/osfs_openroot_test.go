@@ -84,8 +84,9 @@ func TestOpenRootFollowsItsFolder(t *testing.T) {
 	}
 }
 
-// ReadDirPrefix lists only the names with one of the prefixes, with their
-// types, and their Info through the root; none is nil.
+// vfs.ReadDirPrefix over osfs lists only the names with one of the
+// prefixes, with their types, and their Info through the root; none is
+// nil. ReadDir lists every name, sorted.
 func TestReadDirPrefix(t *testing.T) {
 	fsys, dir := newFS(t)
 	for _, d := range []string{"d", "d/x.lock.dir"} {
@@ -96,7 +97,7 @@ func TestReadDirPrefix(t *testing.T) {
 	}
 	os.Symlink("x.lock", filepath.Join(dir, "d", "x.lock.link"))
 	for _, name := range []string{"d"} {
-		ents, err := fsys.ReadDirPrefix(name, []string{"x.lock.", "x.tmp-"})
+		ents, err := vfs.ReadDirPrefix(fsys, name, []string{"x.lock.", "x.tmp-"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,13 +119,13 @@ func TestReadDirPrefix(t *testing.T) {
 			}
 		}
 	}
-	if ents, err := fsys.ReadDirPrefix("d", []string{"none-"}); err != nil || ents != nil {
+	if ents, err := vfs.ReadDirPrefix(fsys, "d", []string{"none-"}); err != nil || ents != nil {
 		t.Errorf("ReadDirPrefix with no match = %v, %v; want nil", ents, err)
 	}
-	if _, err := fsys.ReadDirPrefix("d/unrelated", []string{"x"}); err == nil {
+	if _, err := vfs.ReadDirPrefix(fsys, "d/unrelated", []string{"x"}); err == nil {
 		t.Error("ReadDirPrefix of a file succeeded")
 	}
-	if _, err := fsys.ReadDirPrefix("missing", []string{"x"}); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := vfs.ReadDirPrefix(fsys, "missing", []string{"x"}); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ReadDirPrefix of a missing folder = %v, want fs.ErrNotExist", err)
 	}
 	all, err := fsys.ReadDir("d")

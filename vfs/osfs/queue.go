@@ -29,7 +29,7 @@ func (f *FS) JoinQueue(name string) (vfs.Place, error) {
 	if err != nil {
 		return nil, queueError(name, err)
 	}
-	d, err := f.openFolder(dir)
+	d, err := f.root.Open(dir)
 	if err != nil {
 		return nil, queueError(name, unwrapPath(err))
 	}

@@ -52,8 +52,7 @@ func TestQueueInTurn(t *testing.T) {
 }
 
 // The root's own folder (pinned locks: the lock's folder is the root) is
-// a queue too: each place opens a descriptor of its own, not a dup of the
-// root's, which would share one lock among every place.
+// a queue too: the second place is not the head while the first is.
 func TestQueueOfTheRootFolder(t *testing.T) {
 	fsys, _ := newFS(t)
 	first, err := fsys.JoinQueue("l")

@@ -56,7 +56,7 @@ func (f *FS) WatchRemoval(name string) (vfs.Watch, error) {
 	if err != nil {
 		return nil, watchError(name, err)
 	}
-	d, err := f.openFolder(dir)
+	d, err := f.root.Open(dir)
 	if err != nil {
 		return nil, watchError(name, unwrapPath(err))
 	}

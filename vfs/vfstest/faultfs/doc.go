@@ -32,7 +32,7 @@
 // their names there, so a test sees the lock's calls the same with its
 // folder pinned ([vfs.PinDir]) or not. A place in a queue joined by
 // JoinQueue ([OpQueue]) is wrapped the same way: each of its Waits is
-// [OpQueueWait] on the lock's name. ReadDirPrefix is [OpReadDir].
+// [OpQueueWait] on the lock's name.
 //
 // The shipped pa binary never uses this package (its pafault test build
 // injects its faults through switches of its own, not through faultfs).

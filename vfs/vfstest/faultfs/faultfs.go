@@ -35,7 +35,6 @@ var (
 	_ vfs.WatchFS           = (*FS)(nil)
 	_ vfs.QueueFS           = (*FS)(nil)
 	_ vfs.OpenRootFS        = (*FS)(nil)
-	_ vfs.PrefixDirFS       = (*FS)(nil)
 )
 
 // New wraps inner, with no rules and no hooks.

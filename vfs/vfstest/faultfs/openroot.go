@@ -1,10 +1,6 @@
 package faultfs
 
-import (
-	"io/fs"
-
-	"github.com/pa-toolkit/pa/vfs"
-)
+import "github.com/pa-toolkit/pa/vfs"
 
 // OpenRoot opens dir through the wrapped FS's [vfs.OpenRootFS] (operation
 // [OpOpenRoot]) and returns it wrapped: the returned FS shares this FS's
@@ -36,17 +32,3 @@ type rootFS struct {
 
 // Close closes the wrapped root.
 func (r *rootFS) Close() error { return r.root.Close() }
-
-// ReadDirPrefix lists the entries of dir whose names begin with one of
-// prefixes, through the wrapped FS's [vfs.PrefixDirFS] or its ReadDir
-// (operation [OpReadDir], as ReadDir).
-func (f *FS) ReadDirPrefix(dir string, prefixes []string) (entries []fs.DirEntry, err error) {
-	err = f.do(Event{Op: OpReadDir, Name: f.full(dir)}, "readdir", func() (err error) {
-		entries, err = vfs.ReadDirPrefix(f.inner, dir, prefixes)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return entries, nil
-}

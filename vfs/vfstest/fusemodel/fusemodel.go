@@ -12,6 +12,10 @@ import (
 
 // FS is a [vfs.FS] that hides files still open when they are removed or
 // renamed over. It is safe for concurrent use.
+//
+// It has no OpenRoot: it follows its open handles by their names in this
+// FS, and a root opened on the wrapped FS would bypass it; the lock then
+// keeps the names as they are ([vfs.PinDir]).
 type FS struct {
 	inner vfs.FS
 
@@ -22,12 +26,11 @@ type FS struct {
 }
 
 var (
-	_ vfs.FS          = (*FS)(nil)
-	_ vfs.ChtimesFS   = (*FS)(nil)
-	_ vfs.LstatFS     = (*FS)(nil)
-	_ vfs.WatchFS     = (*FS)(nil)
-	_ vfs.QueueFS     = (*FS)(nil)
-	_ vfs.PrefixDirFS = (*FS)(nil)
+	_ vfs.FS        = (*FS)(nil)
+	_ vfs.ChtimesFS = (*FS)(nil)
+	_ vfs.LstatFS   = (*FS)(nil)
+	_ vfs.WatchFS   = (*FS)(nil)
+	_ vfs.QueueFS   = (*FS)(nil)
 )
 
 // New wraps inner.
@@ -180,14 +183,3 @@ func (f *FS) WatchRemoval(name string) (vfs.Watch, error) { return vfs.WatchRemo
 // itself when the volume does not); when the wrapped FS lacks it, the
 // *fs.PathError wrapping errors.ErrUnsupported of [vfs.JoinQueue].
 func (f *FS) JoinQueue(name string) (vfs.Place, error) { return vfs.JoinQueue(f.inner, name) }
-
-// ReadDirPrefix lists the entries of dir whose names begin with one of
-// prefixes, through the wrapped FS's [vfs.PrefixDirFS] or its ReadDir, as
-// ReadDir does (hidden names included).
-//
-// fusemodel has no OpenRoot: it follows its open handles by their names in
-// this FS, and a root opened on the wrapped FS would bypass it; the lock
-// then keeps the names as they are ([vfs.PinDir]).
-func (f *FS) ReadDirPrefix(dir string, prefixes []string) ([]fs.DirEntry, error) {
-	return vfs.ReadDirPrefix(f.inner, dir, prefixes)
-}

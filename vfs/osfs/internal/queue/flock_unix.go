@@ -19,7 +19,8 @@ import (
 
 // place is a place in the queue of a folder: a descriptor of its own of
 // the folder (a fresh open, so a lock of its own: flock(2) locks belong to
-// an open file description, and a dup would share the root's).
+// an open file description, and a dup would share that of the file it was
+// joined from, with any other place joined from the same description).
 type place struct {
 	fd int
 	up chan struct{} // closed when the blocked flock has returned
