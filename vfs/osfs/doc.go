@@ -15,8 +15,9 @@
 // relative to the root.
 //
 // Besides [vfs.FS], an *FS is a [vfs.ChtimesFS], a [vfs.LstatFS], a
-// [vfs.RenameNoReplaceFS] (renameat2 with RENAME_NOREPLACE on Linux;
-// elsewhere it reports errors.ErrUnsupported), a [vfs.WatchFS] (inotify on
+// [vfs.RenameNoReplaceFS] (renameat2 with RENAME_NOREPLACE on Linux,
+// renameatx_np with RENAME_EXCL on macOS; elsewhere it reports
+// errors.ErrUnsupported), a [vfs.WatchFS] (inotify on
 // the lock file itself on Linux, kqueue on the folder on macOS and the BSDs;
 // elsewhere errors.ErrUnsupported), a [vfs.QueueFS] (flock(2) on the lock's
 // folder on Unix; elsewhere errors.ErrUnsupported) and a [vfs.OpenRootFS],

@@ -1,5 +1,3 @@
-//go:build linux
-
 package osfs
 
 import (
@@ -8,35 +6,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// renameNoReplace opens both parents through the root, so that they are
-// inside it, and renames between them with renameat2(RENAME_NOREPLACE).
-func (f *FS) renameNoReplace(oldname, newname string) error {
-	oldDir, oldBase, err := splitName(oldname)
-	if err != nil {
-		return renameError(oldname, newname, err)
-	}
-	newDir, newBase, err := splitName(newname)
-	if err != nil {
-		return renameError(oldname, newname, err)
-	}
-	od, err := f.root.Open(oldDir)
-	if err != nil {
-		return renameError(oldname, newname, unwrapPath(err))
-	}
-	defer od.Close()
-	nd, err := f.root.Open(newDir)
-	if err != nil {
-		return renameError(oldname, newname, unwrapPath(err))
-	}
-	defer nd.Close()
-	// Both files stay open (and so their descriptors valid) until the
-	// deferred Close calls, after the system call.
-	err = unix.Renameat2(int(od.Fd()), oldBase, int(nd.Fd()), newBase, unix.RENAME_NOREPLACE)
+// renameatNoReplace is renameat2(RENAME_NOREPLACE). A kernel or file system
+// that refuses the flag answers EINVAL or ENOSYS (a FUSE server without
+// rename2 answers EINVAL): that is errors.ErrUnsupported.
+func renameatNoReplace(olddirfd int, oldbase string, newdirfd int, newbase string) error {
+	err := unix.Renameat2(olddirfd, oldbase, newdirfd, newbase, unix.RENAME_NOREPLACE)
 	if err == unix.EINVAL || err == unix.ENOSYS {
-		err = errors.ErrUnsupported
+		return errors.ErrUnsupported
 	}
-	if err != nil {
-		return renameError(oldname, newname, err)
-	}
-	return nil
+	return err
 }
