@@ -24,9 +24,10 @@ type FS struct {
 }
 
 var (
-	_ vfs.FS        = (*FS)(nil)
-	_ vfs.ChtimesFS = (*FS)(nil)
-	_ vfs.LstatFS   = (*FS)(nil)
+	_ vfs.FS                = (*FS)(nil)
+	_ vfs.ChtimesFS         = (*FS)(nil)
+	_ vfs.LstatFS           = (*FS)(nil)
+	_ vfs.RenameNoReplaceFS = (*FS)(nil)
 )
 
 // New returns fsys as a vfs.FS. An in-memory hackpadfs FS it knows (a
@@ -155,6 +156,20 @@ func (f *FS) Rename(oldname, newname string) error {
 		return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: unwrap(err)}
 	}
 	return nil
+}
+
+// RenameNoReplace renames oldname to newname unless newname exists, in
+// one step under the guard's mutex: it fails with an *os.LinkError (Op
+// "renamenoreplace") matching fs.ErrExist when newname exists, a file or a
+// directory, and nothing moves. Without the guard (a backend over the OS,
+// or one New does not know) nothing here can make it atomic against
+// another user of the backend, and it fails matching
+// errors.ErrUnsupported.
+func (f *FS) RenameNoReplace(oldname, newname string) error {
+	if f.guard != nil {
+		return f.guard.RenameNoReplace(oldname, newname)
+	}
+	return &os.LinkError{Op: "renamenoreplace", Old: oldname, New: newname, Err: errors.ErrUnsupported}
 }
 
 // Remove removes the file or empty directory name.

@@ -18,6 +18,7 @@
 //	rename-race                  of many renames of one name at once, one wins; the others get ENOENT
 //	rename-onto-directory        a file renamed onto a directory fails, and both stay
 //	remove-not-empty             Remove of a directory that holds a file fails (ENOTEMPTY) and removes nothing
+//	rename-no-replace            RenameNoReplace moves a file or a directory to an absent name, fails with EEXIST onto a file or a directory, empty or not, and one of many at once wins (when the FS is a vfs.RenameNoReplaceFS and the volume takes the flag)
 //	link                         Link onto an existing name fails with EEXIST, one of many at once wins; or every Link is refused as no hard links (vfs.NoHardLinks)
 //	listing-after-create         a listing taken right after a create shows it, sorted; after a remove or a rename it does not
 //	open-file                    an open file is the file, not its name: a reader keeps the bytes it opened, a write after a rename or a remove never lands under the old name

@@ -70,6 +70,7 @@ var checks = []check{
 	{"rename-race", renameRace},
 	{"rename-onto-directory", renameOntoDirectory},
 	{"remove-not-empty", removeNotEmpty},
+	{"rename-no-replace", renameNoReplace},
 	{"link", link},
 	{"listing-after-create", listingAfterCreate},
 	{"open-file", openFile},

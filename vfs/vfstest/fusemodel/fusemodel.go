@@ -26,11 +26,12 @@ type FS struct {
 }
 
 var (
-	_ vfs.FS        = (*FS)(nil)
-	_ vfs.ChtimesFS = (*FS)(nil)
-	_ vfs.LstatFS   = (*FS)(nil)
-	_ vfs.WatchFS   = (*FS)(nil)
-	_ vfs.QueueFS   = (*FS)(nil)
+	_ vfs.FS                = (*FS)(nil)
+	_ vfs.ChtimesFS         = (*FS)(nil)
+	_ vfs.LstatFS           = (*FS)(nil)
+	_ vfs.RenameNoReplaceFS = (*FS)(nil)
+	_ vfs.WatchFS           = (*FS)(nil)
+	_ vfs.QueueFS           = (*FS)(nil)
 )
 
 // New wraps inner.
@@ -92,6 +93,20 @@ func (f *FS) Rename(oldname, newname string) error {
 		}
 	}
 	if err := f.inner.Rename(oldname, newname); err != nil {
+		return err
+	}
+	f.moved(oldname, newname)
+	return nil
+}
+
+// RenameNoReplace renames oldname to newname unless newname exists,
+// through the wrapped FS's [vfs.RenameNoReplaceFS] (exFAT's FUSE driver
+// takes RENAME_NOREPLACE). It never replaces a name, so no open file is
+// hidden; handles open on oldname follow the file.
+func (f *FS) RenameNoReplace(oldname, newname string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := vfs.RenameNoReplace(f.inner, oldname, newname); err != nil {
 		return err
 	}
 	f.moved(oldname, newname)
