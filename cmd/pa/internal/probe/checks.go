@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -62,6 +63,9 @@ func (p *prober) renameWith(rename func(old, new string) error, old, new string)
 	for _, name := range replaced {
 		p.gone(name)
 	}
+	// Parents first, so that the cleanup, which goes from the last name
+	// made back, removes a moved directory's entries before it.
+	slices.Sort(moved)
 	for _, name := range moved {
 		p.gone(name)
 		p.made(new + strings.TrimPrefix(name, old))

@@ -78,6 +78,14 @@ const (
 	// CheckRenameDirOntoNonEmptyDir: "refused" (ENOTEMPTY or EEXIST on
 	// POSIX) or "replaces".
 	CheckRenameDirOntoNonEmptyDir = "rename-dir-onto-nonempty-dir"
+	// CheckRenameNoReplace: the rename that never replaces
+	// (vfs.RenameNoReplace), of a directory onto an empty directory, a
+	// directory holding a file and a file, then to an absent name:
+	// "no-replace" (EEXIST onto each, and the directory moves whole to the
+	// absent name), "unsupported" (the FS lacks it or the volume refuses
+	// the flag), "replaces" (it replaced one: not safe to publish with) or
+	// "error".
+	CheckRenameNoReplace = "rename-no-replace"
 	// CheckDirSync: "synced", "refused-skipped" (refused with an error
 	// vfs.SyncDir takes as "this volume cannot": EINVAL, ENOTSUP, ...) or
 	// "refused" (any other error, which a commit reports as not synced).
@@ -95,7 +103,7 @@ const (
 var Checks = []string{
 	CheckExclusiveCreate, CheckLink, CheckRenameOverFile, CheckRenameOverOpenFile,
 	CheckRemoveOpenFile, CheckRenameDirOntoFile, CheckRenameDirOntoEmptyDir,
-	CheckRenameDirOntoNonEmptyDir, CheckDirSync, CheckFlock, CheckListing,
+	CheckRenameDirOntoNonEmptyDir, CheckRenameNoReplace, CheckDirSync, CheckFlock, CheckListing,
 }
 
 // listingCreates is how many files the listing check creates.
@@ -123,7 +131,7 @@ func Run(fsys vfs.FS) (Report, error) {
 	for _, c := range []func() Check{
 		p.exclusiveCreate, p.link, p.renameOverFile, p.renameOverOpenFile,
 		p.removeOpenFile, p.renameDirOntoFile, p.renameDirOntoEmptyDir,
-		p.renameDirOntoNonEmptyDir, p.dirSync, p.flock, p.listing,
+		p.renameDirOntoNonEmptyDir, p.renameNoReplace, p.dirSync, p.flock, p.listing,
 	} {
 		ck := c()
 		if ck.Name == CheckLink {
