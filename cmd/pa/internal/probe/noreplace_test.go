@@ -2,6 +2,7 @@ package probe_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"syscall"
@@ -36,10 +37,24 @@ type refusing struct {
 
 func (r refusing) RenameNoReplace(string, string) error { return r.err }
 
+// noRename2 is a FUSE mount whose server lacks rename2 (exfat-fuse,
+// ntfs-3g), as Linux shows it: the kernel answers EEXIST for an existing
+// name itself, and refuses the flag (EINVAL) for an absent one.
+type noRename2 struct{ vfs.FS }
+
+func (r noRename2) RenameNoReplace(oldname, newname string) error {
+	if _, err := r.Stat(newname); err == nil {
+		return &os.LinkError{Op: "renamenoreplace", Old: oldname, New: newname, Err: syscall.EEXIST}
+	}
+	return &os.LinkError{Op: "renamenoreplace", Old: oldname, New: newname, Err: fmt.Errorf("%w: %w", errors.ErrUnsupported, syscall.EINVAL)}
+}
+
 // The rename that never replaces: on this machine's temp dir (renameat2 on
 // Linux, renameatx_np on macOS) EEXIST onto a file and both directories,
 // and the directory moves whole; through an FS without it, unsupported; one
-// that replaces is reported so; any other failure is an error. The folder
+// that replaces is reported so; any other failure is an error. A FUSE
+// mount without rename2 is unsupported, though it answers EEXIST for an
+// existing name. The folder
 // is removed in every case.
 func TestRunRenameNoReplace(t *testing.T) {
 	fsys, dir := newOS(t)
@@ -71,4 +86,8 @@ func TestRunRenameNoReplace(t *testing.T) {
 	o, dir = newOS(t)
 	r = run(t, refusing{o, errors.ErrUnsupported}, dir)
 	want(t, r, probe.CheckRenameNoReplace, "unsupported", "")
+
+	o, dir = newOS(t)
+	r = run(t, noRename2{o}, dir)
+	want(t, r, probe.CheckRenameNoReplace, "unsupported", "EINVAL")
 }

@@ -79,11 +79,11 @@ const (
 	// POSIX) or "replaces".
 	CheckRenameDirOntoNonEmptyDir = "rename-dir-onto-nonempty-dir"
 	// CheckRenameNoReplace: the rename that never replaces
-	// (vfs.RenameNoReplace), of a directory onto an empty directory, a
-	// directory holding a file and a file, then to an absent name:
-	// "no-replace" (EEXIST onto each, and the directory moves whole to the
-	// absent name), "unsupported" (the FS lacks it or the volume refuses
-	// the flag), "replaces" (it replaced one: not safe to publish with) or
+	// (vfs.RenameNoReplace), of a directory to an absent name, then onto
+	// an empty directory, a directory holding a file and a file:
+	// "no-replace" (the directory moves whole to the absent name, and
+	// EEXIST onto each), "unsupported" (the FS lacks it or the volume
+	// refuses the flag: a FUSE server without rename2), "replaces" (it replaced one: not safe to publish with) or
 	// "error".
 	CheckRenameNoReplace = "rename-no-replace"
 	// CheckDirSync: "synced", "refused-skipped" (refused with an error
