@@ -13,7 +13,7 @@
 // The interface holds only what the lock needs on every volume. Rarer
 // capabilities are optional interfaces in the io/fs style, one a file, each
 // with a helper that checks for it and reports [errors.ErrUnsupported] when it
-// is missing: [RenameNoReplaceFS], [ChtimesFS], [LstatFS], [Locker],
+// is missing: [RenameNoReplaceFS], [ChtimesFS], [Locker],
 // [FileKeyer] (a file's key from its handle, on Windows; its helper
 // [KeyOfFile] falls back to the stat data), [WatchFS] (a wake-up when a
 // name goes: the lock's waiters), [QueueFS] (a wait queue, so one of a

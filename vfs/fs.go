@@ -22,6 +22,11 @@ type FS interface {
 
 	// Stat returns the file information of name, following symbolic links.
 	Stat(name string) (fs.FileInfo, error)
+	// Lstat returns the file information of name without following a
+	// final symbolic link, as os.Lstat does. The lock judges a lock name
+	// that is a symbolic link, a FIFO or a directory by it, without
+	// opening it.
+	Lstat(name string) (fs.FileInfo, error)
 
 	// ReadDir lists the directory name, sorted by file name.
 	ReadDir(name string) ([]fs.DirEntry, error)

@@ -46,7 +46,6 @@ type pinnedFS struct {
 }
 
 var (
-	_ LstatFS           = (*pinnedFS)(nil)
 	_ ChtimesFS         = (*pinnedFS)(nil)
 	_ RenameNoReplaceFS = (*pinnedFS)(nil)
 	_ WatchFS           = (*pinnedFS)(nil)
@@ -174,10 +173,10 @@ func (p *pinnedFS) Remove(name string) error {
 
 func (p *pinnedFS) Lstat(name string) (fs.FileInfo, error) {
 	if r, local, ok := p.in(name, false); ok {
-		fi, err := Lstat(r, local)
+		fi, err := r.Lstat(local)
 		return fi, named(err, local, name)
 	}
-	return Lstat(p.fsys, name)
+	return p.fsys.Lstat(name)
 }
 
 func (p *pinnedFS) Chtimes(name string, atime, mtime time.Time) error {

@@ -16,6 +16,7 @@ type bareFS struct{}
 
 func (bareFS) OpenFile(string, int, fs.FileMode) (vfs.File, error) { return nil, fs.ErrNotExist }
 func (bareFS) Stat(string) (fs.FileInfo, error)                    { return nil, fs.ErrNotExist }
+func (bareFS) Lstat(string) (fs.FileInfo, error)                   { return nil, fs.ErrNotExist }
 func (bareFS) ReadDir(string) ([]fs.DirEntry, error)               { return nil, fs.ErrNotExist }
 func (bareFS) Mkdir(string, fs.FileMode) error                     { return fs.ErrNotExist }
 func (bareFS) Link(string, string) error                           { return fs.ErrNotExist }

@@ -27,10 +27,10 @@ func exfatLinks(ffs *faultfs.FS, inner vfs.FS) {
 		if ev.Op != faultfs.OpLink {
 			return nil
 		}
-		if _, err := vfs.Lstat(inner, ev.Name); errors.Is(err, fs.ErrNotExist) {
+		if _, err := inner.Lstat(ev.Name); errors.Is(err, fs.ErrNotExist) {
 			return syscall.ENOENT
 		}
-		if _, err := vfs.Lstat(inner, ev.NewName); err == nil {
+		if _, err := inner.Lstat(ev.NewName); err == nil {
 			return syscall.EEXIST
 		}
 		return syscall.EPERM

@@ -34,7 +34,7 @@ func readLock(fsys vfs.FS, name string, oneHandle bool) (lockFile, error) {
 // the bytes of a regular file were read from, before it is closed (a judge
 // tries the kernel lock on it).
 func readLockThen(fsys vfs.FS, name string, oneHandle bool, then func(vfs.File, lockFile)) (lockFile, error) {
-	lfi, lerr := vfs.Lstat(fsys, name)
+	lfi, lerr := fsys.Lstat(name)
 	if lerr == nil && !lfi.Mode().IsRegular() {
 		return lockFile{irregular: lfi, fileTime: lfi.ModTime()}, nil
 	}

@@ -18,7 +18,6 @@ type FS struct {
 var (
 	_ vfs.FS                = (*FS)(nil)
 	_ vfs.ChtimesFS         = (*FS)(nil)
-	_ vfs.LstatFS           = (*FS)(nil)
 	_ vfs.RenameNoReplaceFS = (*FS)(nil)
 	_ vfs.WatchFS           = (*FS)(nil)
 	_ vfs.QueueFS           = (*FS)(nil)
@@ -66,6 +65,6 @@ func (f *FS) Rename(oldname, newname string) error { return f.inner.Rename(oldna
 // Remove removes name from the wrapped FS.
 func (f *FS) Remove(name string) error { return f.inner.Remove(name) }
 
-// Lstat stats name without following a final symbolic link, through the
-// wrapped FS's [vfs.LstatFS] (errors.ErrUnsupported when it lacks one).
-func (f *FS) Lstat(name string) (fs.FileInfo, error) { return vfs.Lstat(f.inner, name) }
+// Lstat stats name in the wrapped FS without following a final symbolic
+// link.
+func (f *FS) Lstat(name string) (fs.FileInfo, error) { return f.inner.Lstat(name) }

@@ -14,7 +14,7 @@
 // system call's ("openat", "linkat", "renameat", ...) and their Path the name
 // relative to the root.
 //
-// Besides [vfs.FS], an *FS is a [vfs.ChtimesFS], a [vfs.LstatFS], a
+// Besides [vfs.FS], an *FS is a [vfs.ChtimesFS], a
 // [vfs.RenameNoReplaceFS] (renameat2 with RENAME_NOREPLACE on Linux,
 // renameatx_np with RENAME_EXCL on macOS; elsewhere it reports
 // errors.ErrUnsupported), a [vfs.WatchFS] (inotify on

@@ -41,7 +41,7 @@ func retrying(t *testing.T) (renameRetry, *faultfs.FS, *fakeClock) {
 	r := renameRetry{
 		rename: ffs.Rename,
 		absent: func(name string) bool {
-			_, err := vfs.Lstat(ffs, name)
+			_, err := ffs.Lstat(name)
 			return errors.Is(err, fs.ErrNotExist)
 		},
 		transient: sharingError, now: clock.now, sleep: clock.sleep,
@@ -63,7 +63,7 @@ func TestRenameRetriesSharingErrors(t *testing.T) {
 		if n := ffs.Calls(faultfs.OpRename, "lock"); n != 4 || clock.sleeps != 3 {
 			t.Errorf("%v: %d renames, %d waits; want 4 and 3", errno, n, clock.sleeps)
 		}
-		if _, err := vfs.Lstat(ffs, "lock.broken-1"); err != nil {
+		if _, err := ffs.Lstat("lock.broken-1"); err != nil {
 			t.Errorf("%v: the new name after the rename: %v", errno, err)
 		}
 	}
@@ -87,7 +87,7 @@ func TestRenameRetryGivesUpAtTheDeadline(t *testing.T) {
 	if want := int(RenameRetryWindow / renameRetryPoll); clock.sleeps != want {
 		t.Errorf("%d waits; want %d (one poll apart over the window)", clock.sleeps, want)
 	}
-	if _, err := vfs.Lstat(ffs, "lock"); err != nil {
+	if _, err := ffs.Lstat("lock"); err != nil {
 		t.Errorf("the old name after a refused rename: %v", err)
 	}
 }

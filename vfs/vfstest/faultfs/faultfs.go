@@ -30,7 +30,6 @@ type shared struct {
 var (
 	_ vfs.FS                = (*FS)(nil)
 	_ vfs.ChtimesFS         = (*FS)(nil)
-	_ vfs.LstatFS           = (*FS)(nil)
 	_ vfs.RenameNoReplaceFS = (*FS)(nil)
 	_ vfs.WatchFS           = (*FS)(nil)
 	_ vfs.QueueFS           = (*FS)(nil)

@@ -27,13 +27,11 @@ func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 	})
 }
 
-// Lstat stats name without following a final symbolic link, through the
-// wrapped FS's [vfs.LstatFS]; when the wrapped FS lacks it, the call fails
-// with the *fs.PathError wrapping errors.ErrUnsupported of [vfs.Lstat]. For
-// rules and hooks it is operation [OpStat].
+// Lstat stats name in the wrapped FS without following a final symbolic
+// link. For rules and hooks it is operation [OpStat].
 func (f *FS) Lstat(name string) (fi fs.FileInfo, err error) {
 	err = f.do(Event{Op: OpStat, Name: f.full(name)}, "lstat", func() (err error) {
-		fi, err = vfs.Lstat(f.inner, name)
+		fi, err = f.inner.Lstat(name)
 		return err
 	})
 	if err != nil {

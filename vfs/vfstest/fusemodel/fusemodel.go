@@ -28,7 +28,6 @@ type FS struct {
 var (
 	_ vfs.FS                = (*FS)(nil)
 	_ vfs.ChtimesFS         = (*FS)(nil)
-	_ vfs.LstatFS           = (*FS)(nil)
 	_ vfs.RenameNoReplaceFS = (*FS)(nil)
 	_ vfs.WatchFS           = (*FS)(nil)
 	_ vfs.QueueFS           = (*FS)(nil)
@@ -179,9 +178,9 @@ func (f *FS) Mkdir(name string, perm fs.FileMode) error { return f.inner.Mkdir(n
 // Link links newname to oldname in the wrapped FS.
 func (f *FS) Link(oldname, newname string) error { return f.inner.Link(oldname, newname) }
 
-// Lstat stats name without following a final symbolic link, through the
-// wrapped FS's [vfs.LstatFS].
-func (f *FS) Lstat(name string) (fs.FileInfo, error) { return vfs.Lstat(f.inner, name) }
+// Lstat stats name in the wrapped FS without following a final symbolic
+// link.
+func (f *FS) Lstat(name string) (fs.FileInfo, error) { return f.inner.Lstat(name) }
 
 // Chtimes sets the times of name through the wrapped FS's [vfs.ChtimesFS].
 func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
