@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/pa-toolkit/pa/internal/wake"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/osfs/internal/unixdir"
 )
@@ -379,7 +380,7 @@ var errWatchEnded = errors.New("the watch ended (its folder was removed or unmou
 func (w *inotifyWatch) Wait(ctx context.Context, d time.Duration) (bool, error) {
 	deadline := time.Now().Add(d)
 	if w.spent {
-		return false, sleepUntil(ctx, deadline)
+		return false, wake.Sleep(ctx, time.Until(deadline))
 	}
 	for {
 		woken, err := w.waitWake(ctx, deadline)
@@ -390,18 +391,6 @@ func (w *inotifyWatch) Wait(ctx context.Context, d time.Duration) (bool, error) 
 			w.spent = true
 			return true, nil
 		}
-	}
-}
-
-// sleepUntil waits until deadline or until ctx ends (then its error).
-func sleepUntil(ctx context.Context, deadline time.Time) error {
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
