@@ -5,27 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/pa-toolkit/pa/internal/fuzzseed"
 
 	"github.com/pa-toolkit/pa/internal/jsondoc"
 )
-
-// printable reports whether s holds nothing a terminal should not be
-// shown raw: valid UTF-8 with no control or unprintable character.
-func printable(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if !unicode.IsPrint(r) && r != ' ' {
-			return false
-		}
-	}
-	return true
-}
 
 // FuzzParse: whatever bytes a board holds, Parse never panics; it refuses
 // with a *CorruptError whose message is one printable line, or it accepts a
@@ -36,8 +21,10 @@ func FuzzParse(f *testing.F) {
 		`{"version":1,"items":[]}`, `{"version":2,"items":[]}`, `{"version":1}`, `{"items":[]}`,
 		`{"version":1,"items":[{"dispatchId":0}]}`, `{"version":1,"items":[{"dispatchId":1e3}]}`,
 		`{"version":1,"items":[],"x\u0007":1}`, `{"version":1,"items":[]} {}`,
-		`[]`, `null`, ``, "\x00\xff\x1b[2J", strings.Repeat("{\"a\":", 50000),
 	} {
+		f.Add([]byte(seed))
+	}
+	for _, seed := range fuzzseed.Hostile {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -47,7 +34,7 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &ce) || !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("Parse(%q) = %v (%T); want a *CorruptError", data, err, err)
 			}
-			if msg := err.Error(); !printable(msg) {
+			if msg := err.Error(); !fuzzseed.Printable(msg) {
 				t.Fatalf("Parse(%q): the message %q is not one printable line", data, msg)
 			}
 			return

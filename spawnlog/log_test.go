@@ -5,25 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
-)
 
-// printable reports whether s holds nothing a terminal should not be
-// shown raw: valid UTF-8 with no control or unprintable character.
-func printable(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if !unicode.IsPrint(r) && r != ' ' {
-			return false
-		}
-	}
-	return true
-}
+	"github.com/pa-toolkit/pa/internal/fuzzseed"
+)
 
 // FuzzParse: whatever bytes a spawn-log holds, Parse never panics; it
 // refuses with a *CorruptError whose message is one printable line, or it
@@ -36,8 +21,10 @@ func FuzzParse(f *testing.F) {
 		`{"version":1,"records":[{"id":0}]}`, `{"version":1,"records":[{"id":9223372036854775807}]}`,
 		`{"version":1,"records":[{"id":1.5}]}`, `{"version":1,"records":[{"id":"1"}]}`,
 		`{"version":1,"records":[],"unknown\u001b[2J":1}`, `{"version":1,"records":[]} trailing`,
-		`[]`, `null`, ``, "\x00\xff\x1b[2J", strings.Repeat("[", 100000),
 	} {
+		f.Add([]byte(seed))
+	}
+	for _, seed := range fuzzseed.Hostile {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -47,7 +34,7 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &ce) || !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("Parse(%q) = %v (%T); want a *CorruptError", data, err, err)
 			}
-			if msg := err.Error(); !printable(msg) {
+			if msg := err.Error(); !fuzzseed.Printable(msg) {
 				t.Fatalf("Parse(%q): the message %q is not one printable line", data, msg)
 			}
 			return
