@@ -116,3 +116,48 @@ func TestWokenWaiterWithoutAQueueReadsFirst(t *testing.T) {
 		}
 	})
 }
+
+// The class is learned per hold from link() alone: EEXIST proves nothing,
+// so a writer that waited on a held lock on the hard-links class still
+// publishes by link() (no acquire:opened); on the other class it makes one
+// failing link() in the whole wait and then only exclusive opens. Kills
+// "class-eexist-nolinks" and "class-always-link".
+func TestClassLearnedFromLinkOnly(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		ffs := faultfs.New(e.fsys)
+		m := locktest.NewMachine("host-a")
+		h1, err := lockspec.Acquire(context.Background(), ffs, target, fast(m.Spawn()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		linksBefore := ffs.Calls(faultfs.OpLink, "")
+		polls := 0
+		opts := fast(m.Spawn())
+		opts.Timeout = 5 * time.Second
+		var steps []lockspec.Step
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) { steps = append(steps, s) })
+		ffs.Before(func(ev faultfs.Event) error {
+			// Release the first holder after the waiter has tried a few times.
+			if ev.Op == faultfs.OpOpenFile && ev.Name == lockP {
+				polls++
+				if polls == 5 {
+					go h1.Release()
+				}
+			}
+			return nil
+		})
+		h2, err := lockspec.Acquire(context.Background(), ffs, target, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h2.Release()
+		links := ffs.Calls(faultfs.OpLink, "") - linksBefore
+		if e.class == "links" {
+			if !h2.HardLinks() || hasStep(steps, lockspec.StepAcquireOpened) {
+				t.Fatalf("after waiting on a held lock the hold left link(): HardLinks=%v steps=%v", h2.HardLinks(), steps)
+			}
+		} else if links != 1 {
+			t.Fatalf("without hard links the waiting hold made %d link() calls, want 1", links)
+		}
+	})
+}

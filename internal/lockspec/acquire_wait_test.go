@@ -547,3 +547,30 @@ func TestLockReplacedAfterTheArm(t *testing.T) {
 		}
 	})
 }
+
+// Cancelling the context while a writer waits for a live holder ends the
+// wait with the context's error: cancelled after the writer has read the
+// lock twice, so the wait has begun.
+func TestWaitEndsWithContext(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		e.writeRaw(t, lockP, lockJSON(locktest.LivePID(t), hostname(t), true, "111111111111111111111111", time.Now()))
+		ffs := faultfs.New(e.fsys)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		reads := 0
+		ffs.Before(func(ev faultfs.Event) error {
+			if ev.Op == faultfs.OpOpenFile && ev.Name == lockP {
+				if reads++; reads == 2 {
+					cancel()
+				}
+			}
+			return nil
+		})
+		opts := fast(nil)
+		opts.Timeout = time.Minute
+		err := lockspec.Update(ctx, ffs, target, appendRecord("a"), opts)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+	})
+}

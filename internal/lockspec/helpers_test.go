@@ -2,6 +2,8 @@ package lockspec_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -283,3 +285,5 @@ func (e *estate) inspectBy(t *testing.T, h lockspec.Host) lockspec.Holder {
 	}
 	return got
 }
+
+func keyOf(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:8]) }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // An error from the UpdateFunc ends the update with nothing written and the
@@ -64,6 +66,28 @@ func TestFenceChecksTheToken(t *testing.T) {
 		e.writeRaw(t, lockP, []byte("not json"))
 		if err := h.Fence(); !errors.Is(err, lockspec.ErrLockLost) {
 			t.Errorf("Fence on an unreadable lock = %v, want ErrLockLost", err)
+		}
+	})
+}
+
+// A fence that cannot read the lock must refuse the commit. Kills
+// "fence-readerr-ok".
+func TestFenceReadErrorRefuses(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		ffs := faultfs.New(e.fsys)
+		opts := fast(nil)
+		opts.Timeout = lockspec.NoWait
+		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
+			if s == lockspec.StepCommitTempWritten {
+				ffs.Fail(faultfs.Rule{Op: faultfs.OpOpenFile, Match: "log.json.lock", Err: syscall.EIO, Times: 1})
+			}
+		})
+		err := lockspec.Update(context.Background(), ffs, target, appendRecord("a"), opts)
+		if err == nil || !errors.Is(err, syscall.EIO) {
+			t.Fatalf("err = %v; want the fence's read error", err)
+		}
+		if e.exists(target) {
+			t.Fatal("committed although the fence could not read the lock")
 		}
 	})
 }
