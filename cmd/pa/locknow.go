@@ -27,6 +27,9 @@ type lockNow struct {
 	// clear is the one command that clears the lock ("clear it with pa
 	// dispatch unlock ..."), or "" when nothing holds it.
 	clear string
+	// state is the holder's state, as clear judges it (this pa's own
+	// lock: dead once it exits), when clear is not "".
+	state locking.State
 }
 
 // now reads the agent's lock (locking.Inspect: read-only) for a line. A
@@ -37,13 +40,13 @@ func (a advice) now(fsys vfs.FS, opts locking.Options) lockNow {
 	h, err := locking.Inspect(fsys, estate.SpawnLogPath(a.agent), opts)
 	switch {
 	case err == nil && thisProcess(h):
-		return lockNow{lead: a.held(h) + ", this pa, which exits now", clear: a.clearWith(locking.Holder{State: locking.StateDead})}
+		return lockNow{lead: a.held(h) + ", this pa, which exits now", clear: a.clearWith(locking.Holder{State: locking.StateDead}), state: locking.StateDead}
 	case err == nil:
-		return lockNow{lead: a.held(h), clear: a.clearWith(h)}
+		return lockNow{lead: a.held(h), clear: a.clearWith(h), state: h.State}
 	case errors.Is(err, fs.ErrNotExist):
 		return lockNow{lead: a.lock() + " (no holder)"}
 	}
-	return lockNow{lead: a.lock() + " (holder not read)", clear: a.notRead()}
+	return lockNow{lead: a.lock() + " (holder not read)", clear: a.notRead(), state: locking.StateDead}
 }
 
 // thisProcess reports whether h, as judged, is held by this very process:

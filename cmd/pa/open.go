@@ -110,6 +110,7 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	agent := a.agent
 	var nb *dispatch.NotOnBoardError
 	var ns *locking.NotSyncedError
+	refused, byOwner := refusedByOwner(fsys, agent, err)
 	switch {
 	case errors.As(err, &ns) && rec.ID != 0:
 		// Landed: the operator must not open it again.
@@ -138,6 +139,12 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent),
 		errors.Is(err, spawnlog.ErrNoIDLeft):
 		return fail(exitUsage, "%s", plainError(agent, err))
+	case byOwner && (!refused.read || refused.ofLock(agent)) && rec.ID == 0:
+		// Another user's file (its lock, the spawn-log the commit
+		// replaces) in a folder where only its owner or root may move it,
+		// or a lock this user may not read; a spawn-log or board this user
+		// may not read is bad input, as it was.
+		return a.refusedLine(fsys, opts, refused, a.pa+" dispatch open")
 	case lockFault(agent, err) && rec.ID != 0:
 		// Landed and on its board; only the release failed.
 		n := a.now(fsys, opts)

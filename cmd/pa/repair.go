@@ -179,7 +179,11 @@ func repairError(fsys vfs.FS, a advice, wait time.Duration, added []board.Item, 
 	agent := a.agent
 	boardName := estate.Display(agent, estate.BoardPath(agent))
 	var ns *locking.NotSyncedError
+	refused, byOwner := refusedByOwner(fsys, agent, err)
 	switch {
+	case byOwner && (!refused.read || refused.ofLock(agent)) && added == nil:
+		// Another user's lock or board, as open's line says it.
+		return a.refusedLine(fsys, opts, refused, repairCommand(a.home, agent))
 	case errors.As(err, &ns) && added != nil:
 		return fail(exitProblem, "%s%s is written, but syncing its folder failed: %s; %s board check %s shows what is on it",
 			then(a.now(fsys, opts).lead), boardName, reason(agent, ns.Err), a.pa, agentFlag(agent))

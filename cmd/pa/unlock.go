@@ -133,6 +133,7 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 	agent := a.agent
 	name := estate.SpawnLogPath(agent)
 	h, err := locking.Inspect(fsys, name, opts)
+	r, byOwner := refusedByOwner(fsys, agent, err)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && c.Agent != "" && !hasAgent(fsys, agent):
 		// No lock, as the spec's row says (exit 0), but most likely a
@@ -144,6 +145,9 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 			fmt.Fprintf(out.stdout, "%s: no lock\n", a.lock())
 		}
 		return false, nil
+	case byOwner:
+		// Another user's lock this one may not read.
+		return false, fail(exitProblem, "%s (holder not read): %s; nothing removed; %s", a.lock(), r, "run "+r.as(a.unlock(unlockState(c.Force))))
 	case lockFault(agent, err):
 		// The lock cannot be read (a permission, an I/O error).
 		return false, fail(exitProblem, "%s (holder not read): %s; nothing removed; %s", a.lock(), reason(agent, err), a.notRead())
@@ -164,6 +168,7 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 		fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), aliveAllTheSame)
 	}
 	err = locking.Unlock(ctx, fsys, name, h, c.Force, opts)
+	r, byOwner = refusedByOwner(fsys, agent, err)
 	switch {
 	case err == nil:
 		fmt.Fprintf(out.stdout, "%s: removed\n", a.lock())
@@ -173,6 +178,14 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 	case errors.Is(err, context.Canceled):
 		return true, fail(exitProblem, "%sinterrupted while waiting for another breaker: nothing removed; run %s again",
 			then(a.held(h)), a.unlock(locking.StateDead))
+	case byOwner:
+		// Another user's lock, in a folder where only its owner or root
+		// may move it: the same unlock, run as one of them.
+		again := "run " + r.as(a.unlock(unlockState(c.Force)))
+		if c.Force {
+			again += ", " + forceOnlyWhen
+		}
+		return true, fail(exitProblem, "%sunlock failed: %s; nothing removed; %s", then(a.now(fsys, opts).lead), r, again)
 	case lockFault(agent, err):
 		n := a.now(fsys, opts)
 		return true, fail(exitProblem, "%sunlock failed: %s; %s", then(n.lead), reason(agent, err), n.or("the lock is free now"))
