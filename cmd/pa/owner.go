@@ -136,10 +136,7 @@ func refusedPath(fsys vfs.FS, agent string, e *fs.PathError) (refusal, bool) {
 // symbolic link), as lines show it, when that is another user than this
 // process's effective one.
 func foreignOwner(fsys vfs.FS, name string) (string, bool) {
-	fi, err := vfs.Lstat(fsys, name)
-	if errors.Is(err, errors.ErrUnsupported) {
-		fi, err = fsys.Stat(name)
-	}
+	fi, err := fsys.Lstat(name)
 	if err != nil {
 		return "", false
 	}
