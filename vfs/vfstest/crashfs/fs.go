@@ -15,9 +15,9 @@ import (
 // Options say what volume an [FS] models.
 type Options struct {
 	// ExFAT models Linux's exFAT driver: Link fails with EPERM, and a
-	// rename reaches the disk as three entry writes with no barrier (the
-	// new entry, the old entry's removal, the replaced entry's removal), so
-	// a cut may show any subset of them.
+	// rename reaches the disk as separate entry writes with no barrier (the
+	// new entry, the old entry's removal and, when it replaces a name, the
+	// replaced entry's removal), so a cut may show any subset of them.
 	ExFAT bool
 	// BlockSize is the size in bytes of the blocks a write may tear at: a
 	// cut may show a prefix of a pending write ending on a multiple of
@@ -46,6 +46,12 @@ func (o Options) now() time.Time {
 // FS is an in-memory [vfs.FS] that records, besides the live view every
 // caller sees, what the disk holds (see the package doc). It is safe for
 // concurrent use.
+//
+// Errors are *fs.PathError (*os.LinkError for Link, Rename and
+// RenameNoReplace) naming the caller's names and wrapping a syscall errno,
+// so that errors.Is(err, fs.ErrNotExist) and errors.Is(err,
+// syscall.ENOTEMPTY) hold; a name that is not valid in the sense of
+// fs.ValidPath gives one matching both fs.ErrInvalid and EINVAL.
 type FS struct {
 	opts Options
 
@@ -166,7 +172,9 @@ func (f *FS) info(ino int, name string) fs.FileInfo {
 	return fi
 }
 
-// Stat returns the information of name.
+// Stat returns the information of name: ENOENT when it is missing,
+// ENOTDIR when a folder on its path is a file. The information's Sys is
+// nil.
 func (f *FS) Stat(name string) (fs.FileInfo, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -188,7 +196,8 @@ func (f *FS) Lstat(name string) (fs.FileInfo, error) {
 	return f.info(ino, name), nil
 }
 
-// ReadDir lists the folder name, sorted by name.
+// ReadDir lists the folder name, sorted by name: Stat's errors, ENOTDIR
+// for a file.
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
