@@ -65,7 +65,11 @@
 // and no handle open; [State.String] says what landed and what the next
 // boot finds.
 //
-// The run is kept as a log, and a cut replays it from the start, so memory
-// is the log (every byte written) and one copy of the volume per cut in
-// use; states are built when asked for.
+// The run is kept as a log, and a cut replays it (from the last cut asked
+// for when that was earlier), so memory is the log (every byte written)
+// and one copy of the volume per cut in use; states are built when asked
+// for. A copy of the volume holds every inode the run made, removed ones
+// too, so it grows with the files made, not only with those alive: a run
+// of a few thousand operations on small files costs a few megabytes and
+// about a millisecond per cut.
 package crashfs
