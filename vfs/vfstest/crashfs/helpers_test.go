@@ -1,0 +1,120 @@
+package crashfs_test
+
+import (
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/crashfs"
+)
+
+// put creates name with data, synced or not; the folder is not synced.
+func put(t *testing.T, fsys vfs.FS, name, data string, sync bool) {
+	t.Helper()
+	if err := vfs.WriteFileExclusive(fsys, name, []byte(data), 0o644, sync); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// syncDir syncs the folder dir.
+func syncDir(t *testing.T, fsys vfs.FS, dir string) {
+	t.Helper()
+	if err := vfs.SyncDir(fsys, dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// appendTo opens name, writes data at its end, optionally syncs, closes.
+func appendTo(t *testing.T, fsys vfs.FS, name, data string, sync bool) {
+	t.Helper()
+	f, err := fsys.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte(data)); err != nil {
+		t.Fatal(err)
+	}
+	if sync {
+		if err := f.Sync(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// states returns the states of the cut after the last op: the extremes,
+// and 200 samples from a fixed seed.
+func states(t *testing.T, fsys *crashfs.FS) []*crashfs.State {
+	t.Helper()
+	cut, err := fsys.CutAt(fsys.Ops())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cut.States(rand.New(rand.NewPCG(18, 18)), 200)
+}
+
+// show renders what a volume holds at names, "name=content" or "name=-"
+// when missing, space-separated: a folder shows its listing, as "d=[a b]".
+func show(t *testing.T, fsys vfs.FS, names ...string) string {
+	t.Helper()
+	var out []string
+	for _, name := range names {
+		fi, err := fsys.Stat(name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			out = append(out, name+"=-")
+		case err != nil:
+			t.Fatal(err)
+		case fi.IsDir():
+			ents, err := fsys.ReadDir(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ls []string
+			for _, e := range ents {
+				ls = append(ls, e.Name())
+			}
+			out = append(out, name+"=["+strings.Join(ls, " ")+"]")
+		default:
+			data, _, err := vfs.ReadFile(fsys, name, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, name+"="+string(data))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// outcomes returns show of every state of the cut after the last op,
+// sorted and each once.
+func outcomes(t *testing.T, fsys *crashfs.FS, names ...string) []string {
+	t.Helper()
+	var out []string
+	for _, st := range states(t, fsys) {
+		s := show(t, st.FS(), names...)
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// wantOutcomes fails unless the outcomes are exactly want (any order).
+func wantOutcomes(t *testing.T, fsys *crashfs.FS, want []string, names ...string) {
+	t.Helper()
+	want = slices.Clone(want)
+	slices.Sort(want)
+	if got := outcomes(t, fsys, names...); !slices.Equal(got, want) {
+		t.Errorf("a cut after op %d (%s) leaves\n  %s\nwant\n  %s", fsys.Ops(), fsys.Op(fsys.Ops()),
+			strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
