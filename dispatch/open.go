@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
@@ -56,8 +57,15 @@ func (e *NotOnBoardError) Unwrap() error { return e.Err }
 // the common shape; a whole encode otherwise). A hold that loses its lock
 // reads the board again in the next.
 //
+// The agent's folder is made first with [estate.MakeAgentDir], which
+// refuses a name that the volume resolves to a folder spelled otherwise
+// (agents/Log for log, on a volume that ignores case), before and after
+// the folder is made and before the lock is taken: two spellings of one
+// folder would share its lock, its ids and its board.
+//
 // Errors: an *estate.AgentError or spawnlog.ErrTitleNotUTF8 (nothing
-// touched); a *board.CorruptError for the board or a *spawnlog.CorruptError (nothing written); the lock's errors
+// touched); an *estate.SpellingError (nothing written: no folder made, no
+// lock taken); a *board.CorruptError for the board or a *spawnlog.CorruptError (nothing written); the lock's errors
 // ([spawnlog.Append]); and, once the record has landed, a
 // *locking.NotSyncedError (a folder sync failed after the spawn-log's or
 // the board's rename: both writes landed) or a *NotOnBoardError naming its
@@ -65,6 +73,12 @@ func (e *NotOnBoardError) Unwrap() error { return e.Err }
 // when the lock was lost before the board's rename: row R24).
 func Open(ctx context.Context, fsys vfs.FS, agent, title string, opts locking.Options) (spawnlog.Record, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
+		return spawnlog.Record{}, err
+	}
+	if !utf8.ValidString(title) {
+		return spawnlog.Record{}, spawnlog.ErrTitleNotUTF8
+	}
+	if err := estate.MakeAgentDir(fsys, agent); err != nil {
 		return spawnlog.Record{}, err
 	}
 	now := opts.Now

@@ -3,6 +3,7 @@ package dispatch_test
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -20,6 +21,9 @@ import (
 	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/osfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
@@ -292,4 +296,77 @@ func TestSyncFailureAfterTheCommitReturnsTheRecord(t *testing.T) {
 			})
 		})
 	}
+}
+
+// caseFolding is a fresh estate on a volume that ignores case
+// (vfstest.FoldCase over a temp folder): its folder on disk and its FS.
+func caseFolding(t *testing.T) (string, vfs.LstatFS) {
+	t.Helper()
+	dir := t.TempDir()
+	o, err := osfs.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = o.Close() })
+	return dir, vfstest.FoldCase(o)
+}
+
+// On a volume that ignores case, an open of log where agents/Log is is
+// refused with both spellings before anything is written: no lock, no
+// record, no board. Log itself opens as before.
+func TestOpenRefusesAnotherSpellingOfAnAgent(t *testing.T) {
+	dir, fsys := caseFolding(t)
+	if _, err := dispatch.Open(context.Background(), fsys, "Log", "one", opts()); err != nil {
+		t.Fatal(err)
+	}
+	before := estatetest.Snapshot(t, dir)
+	_, err := dispatch.Open(context.Background(), fsys, "log", "two", opts())
+	var se *estate.SpellingError
+	if !errors.As(err, &se) || se.Agent != "log" || se.OnDisk != "Log" {
+		t.Fatalf("Open(log) beside Log = %v, want a *estate.SpellingError spelled Log on disk", err)
+	}
+	if after := estatetest.Snapshot(t, dir); !maps.Equal(before, after) {
+		t.Errorf("the refused open changed the estate: %q", after)
+	}
+	if rec, err := dispatch.Open(context.Background(), fsys, "Log", "three", opts()); err != nil || rec.ID != 2 {
+		t.Errorf("Open(Log) = %v, %v; want id 2", rec, err)
+	}
+}
+
+// Two writers making Log and log at once: the one whose mkdir finds the
+// other's folder already there is refused once its folder is made, before
+// it takes the lock, and writes nothing in the other's folder.
+func TestOpenRacingAnotherSpellingIsRefused(t *testing.T) {
+	dir, fsys := caseFolding(t)
+	raced := &otherWriterFirst{LstatFS: fsys, name: estate.AgentDir("log"), other: estate.AgentDir("Log")}
+	_, err := dispatch.Open(context.Background(), raced, "log", "two", opts())
+	var se *estate.SpellingError
+	if !errors.As(err, &se) || se.OnDisk != "Log" {
+		t.Fatalf("Open(log) racing Log = %v, want a *estate.SpellingError spelled Log on disk", err)
+	}
+	if !raced.done {
+		t.Fatal("the other writer's mkdir never ran")
+	}
+	if got, want := estatetest.Snapshot(t, dir), map[string]string{"agents/": "", "agents/Log/": ""}; !maps.Equal(got, want) {
+		t.Errorf("the estate holds %q; want the other writer's folder alone, empty", got)
+	}
+}
+
+// otherWriterFirst makes other just before the first Mkdir of name, as a
+// writer of another spelling would, between this writer's check and its
+// mkdir.
+type otherWriterFirst struct {
+	vfs.LstatFS
+	name, other string
+	done        bool
+}
+
+func (o *otherWriterFirst) Mkdir(name string, perm fs.FileMode) error {
+	if name == o.name && !o.done {
+		o.done = true
+		if err := o.LstatFS.Mkdir(o.other, perm); err != nil {
+			return err
+		}
+	}
+	return o.LstatFS.Mkdir(name, perm)
 }

@@ -32,7 +32,11 @@ import (
 // board has every dispatch already, or when agent has no folder (nothing was
 // ever recorded for it; no folder is made then).
 //
-// Errors: an *estate.AgentError (nothing is touched); the lock's errors
+// An agent whose name the volume resolves to a folder spelled otherwise
+// ([estate.CheckSpelling]) is refused before the lock is taken.
+//
+// Errors: an *estate.AgentError or an *estate.SpellingError (nothing is
+// touched); the lock's errors
 // from [locking.Acquire] and [locking.Hold.Release] (a
 // *locking.TimeoutError, ctx's, the FS's); a
 // *spawnlog.CorruptError or a *board.CorruptError when the spawn-log or the
@@ -49,6 +53,9 @@ func Repair(ctx context.Context, fsys vfs.FS, agent string, opts locking.Options
 	}
 	if _, err := fsys.Stat(estate.AgentDir(agent)); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	if err := estate.CheckSpelling(fsys, agent); err != nil {
+		return nil, err
 	}
 	now := opts.Now
 	if now == nil {

@@ -361,3 +361,22 @@ func readEstate(t *testing.T, e *estatetest.Estate, name string) string {
 	}
 	return string(b)
 }
+
+// On a volume that ignores case, a repair of log where agents/Log is is
+// refused with both spellings before the lock is taken: nothing written.
+func TestRepairRefusesAnotherSpellingOfAnAgent(t *testing.T) {
+	dir, fsys := caseFolding(t)
+	if _, err := dispatch.Open(context.Background(), fsys, "Log", "one", opts()); err != nil {
+		t.Fatal(err)
+	}
+	estatetest.WriteFile(t, dir, estate.BoardPath("Log"), `{"version":1,"items":[]}`)
+	before := estatetest.Snapshot(t, dir)
+	added, err := dispatch.Repair(context.Background(), fsys, "log", repairOpts())
+	var se *estate.SpellingError
+	if !errors.As(err, &se) || se.OnDisk != "Log" || added != nil {
+		t.Fatalf("Repair(log) beside Log = %v, %v; want a *estate.SpellingError spelled Log on disk", added, err)
+	}
+	if after := estatetest.Snapshot(t, dir); !maps.Equal(before, after) {
+		t.Errorf("the refused repair changed the estate: %q", after)
+	}
+}

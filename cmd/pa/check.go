@@ -48,7 +48,8 @@ default;
 With both --json and --hook-envelope, --hook-envelope wins: the envelope is
 printed (exit 0), not the --json object.
 
-Exit codes: 0 no problem; 1 usage or bad input (a bad agent name, no estate
+Exit codes: 0 no problem; 1 usage or bad input (a bad agent name or one
+spelled otherwise on disk on a volume that ignores case, no estate
 at --home, an agent named that has no folder in the estate: nothing recorded
 for it, mistyped?); 2 problems found.
 With --hook-envelope always 0: a usage error is a line in the envelope.

@@ -114,11 +114,13 @@ func agentsFolder(fsys vfs.FS) error {
 // usage error (exit 1) naming it in plain words, the line board check
 // --agent reports as a problem, not a system call's words ("openat
 // agents/<agent>/spawn-log.json: not a directory") nor unlock's advice to
-// run the same unlock again. Anything else is left to the command.
+// run the same unlock again. A name that reaches a folder spelled
+// otherwise on disk is the usage error of agentSpelling. Anything else is
+// left to the command.
 func agentFolder(fsys vfs.FS, agent string) error {
 	fi, err := fsys.Stat(estate.AgentDir(agent))
 	if err != nil || fi.IsDir() {
-		return nil
+		return agentSpelling(fsys, agent)
 	}
 	return fail(exitUsage, "%s cannot be read: it is %s, not an agent's folder; look at it and fix or move it by hand",
 		path.Join(estate.AgentsDir, termsafe.Cap(agent)), filekind.Any(fi.Mode()))
@@ -148,10 +150,14 @@ func hasAgent(fsys vfs.FS, agent string) bool {
 }
 
 // knownAgent is nil when agent is "" (every agent) or has a folder in the
-// estate, else the usage error of noAgent.
+// estate spelled as given, else the usage error of noAgent or of
+// agentSpelling.
 func (g *globals) knownAgent(fsys vfs.FS, agent string) error {
-	if agent == "" || hasAgent(fsys, agent) {
+	if agent == "" {
 		return nil
+	}
+	if hasAgent(fsys, agent) {
+		return agentSpelling(fsys, agent)
 	}
 	return fail(exitUsage, "%s", noAgent(g.dir, agent))
 }

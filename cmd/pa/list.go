@@ -26,7 +26,8 @@ double quotes, is shown Go-quoted ("a\tb", "\x1b[31m", with \" and \\).
 bidirectional characters written as \uXXXX). Writes nothing and creates no
 folder: an estate that does not exist is an error.
 
-Exit codes: 0 listed; 1 usage or bad input (a bad agent name, no estate at
+Exit codes: 0 listed; 1 usage or bad input (a bad agent name or one spelled
+otherwise on disk on a volume that ignores case, no estate at
 --home, an agent named that has no folder in the estate (nothing recorded
 for it: mistyped?), a spawn-log that does not parse, an agent folder that is a symbolic
 link out of the estate: nothing is listed then).

@@ -41,7 +41,8 @@ about a second, it says so on stderr in one line: the holder and until when.
 A lock whose holder is provably dead is broken at once, and one line on stderr
 names it and what proved its holder dead. --json prints neither line.
 
-Exit codes: 0 recorded; 1 usage or bad input (a bad agent name, a title that
+Exit codes: 0 recorded; 1 usage or bad input (a bad agent name or one spelled
+otherwise on disk on a volume that ignores case, a title that
 is not valid UTF-8, a spawn-log or board that does not parse: nothing is
 written); 2 the lock is held, the wait
 was interrupted or a file operation of the lock failed (nothing is written),
@@ -137,7 +138,7 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	case errors.Is(err, spawnlog.ErrTitleNotUTF8):
 		return titleNotUTF8()
 	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent),
-		errors.Is(err, spawnlog.ErrNoIDLeft):
+		errors.Is(err, spawnlog.ErrNoIDLeft), errors.Is(err, estate.ErrSpelling):
 		return fail(exitUsage, "%s", plainError(agent, err))
 	case byOwner && (!refused.read || refused.ofLock(agent)) && rec.ID == 0:
 		// Another user's file (its lock, the spawn-log the commit
@@ -170,7 +171,10 @@ func plainError(agent string, err error) string {
 	var sc *spawnlog.CorruptError
 	var bc *board.CorruptError
 	var pe *fs.PathError
+	var se *estate.SpellingError
 	switch {
+	case errors.As(err, &se):
+		return spellingLine(se)
 	case osfs.IsEscape(err) && errors.As(err, &pe):
 		return escaped(pe.Path)
 	case errors.As(err, &sc):

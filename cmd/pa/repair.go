@@ -49,7 +49,8 @@ already has every dispatch (--json: {"added":[{"agent","path","dispatchId",
 "title","addedAt"}...]}, values whole).
 
 Exit codes: 0 repaired, or nothing to add; 1 usage or bad input (a bad agent
-name, no estate at --home, an agent named that has no folder in the estate, a
+name or one spelled otherwise on disk on a volume that ignores case, no estate
+at --home, an agent named that has no folder in the estate, a
 spawn-log or board that does not parse or cannot be read: nothing is
 written); 2 the lock is held, the wait was interrupted, the lock was lost
 before the board's rename, or a file operation of the lock or of the board's
@@ -201,7 +202,8 @@ func repairError(fsys vfs.FS, a advice, wait time.Duration, added []board.Item, 
 	case errors.Is(err, context.Canceled):
 		n := a.now(fsys, opts)
 		return fail(exitProblem, "%sinterrupted while waiting for it: nothing written; %s", then(n.lead), n.or("the lock is free now, try again"))
-	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent):
+	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent),
+		errors.Is(err, estate.ErrSpelling):
 		return fail(exitUsage, "%s", plainError(agent, err))
 	case lockFault(agent, err):
 		n := a.now(fsys, opts)

@@ -45,7 +45,8 @@ exist is an error.
 
 Exit codes: 0 removed, or no lock (for an agent named that has no folder in
 the estate, the line says nothing is recorded for it); 1 usage or bad input
-(no estate at --home); 2 refused (the holder is not provably dead, another
+(no estate at --home, an agent spelled otherwise on disk on a volume that
+ignores case); 2 refused (the holder is not provably dead, another
 breaker is on it, it changed, or Ctrl-C while waiting for another breaker), a
 file operation of the lock failed, or, without --agent, an agent folder is a
 symbolic link out of the estate (never followed; the other agents go on).
