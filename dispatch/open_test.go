@@ -300,7 +300,7 @@ func TestSyncFailureAfterTheCommitReturnsTheRecord(t *testing.T) {
 
 // caseFolding is a fresh estate on a volume that ignores case
 // (vfstest.FoldCase over a temp folder): its folder on disk and its FS.
-func caseFolding(t *testing.T) (string, vfs.LstatFS) {
+func caseFolding(t *testing.T) (string, vfs.FS) {
 	t.Helper()
 	dir := t.TempDir()
 	o, err := osfs.New(dir)
@@ -338,7 +338,7 @@ func TestOpenRefusesAnotherSpellingOfAnAgent(t *testing.T) {
 // it takes the lock, and writes nothing in the other's folder.
 func TestOpenRacingAnotherSpellingIsRefused(t *testing.T) {
 	dir, fsys := caseFolding(t)
-	raced := &otherWriterFirst{LstatFS: fsys, name: estate.AgentDir("log"), other: estate.AgentDir("Log")}
+	raced := &otherWriterFirst{FS: fsys, name: estate.AgentDir("log"), other: estate.AgentDir("Log")}
 	_, err := dispatch.Open(context.Background(), raced, "log", "two", opts())
 	var se *estate.SpellingError
 	if !errors.As(err, &se) || se.OnDisk != "Log" {
@@ -356,7 +356,7 @@ func TestOpenRacingAnotherSpellingIsRefused(t *testing.T) {
 // writer of another spelling would, between this writer's check and its
 // mkdir.
 type otherWriterFirst struct {
-	vfs.LstatFS
+	vfs.FS
 	name, other string
 	done        bool
 }
@@ -364,9 +364,9 @@ type otherWriterFirst struct {
 func (o *otherWriterFirst) Mkdir(name string, perm fs.FileMode) error {
 	if name == o.name && !o.done {
 		o.done = true
-		if err := o.LstatFS.Mkdir(o.other, perm); err != nil {
+		if err := o.FS.Mkdir(o.other, perm); err != nil {
 			return err
 		}
 	}
-	return o.LstatFS.Mkdir(name, perm)
+	return o.FS.Mkdir(name, perm)
 }

@@ -124,11 +124,5 @@ func MakeAgentDir(fsys vfs.FS, agent string) error {
 	return CheckSpelling(fsys, agent)
 }
 
-// lstat is vfs.Lstat, or Stat on an FS that cannot lstat.
-func lstat(fsys vfs.FS, name string) (fs.FileInfo, error) {
-	fi, err := vfs.Lstat(fsys, name)
-	if errors.Is(err, errors.ErrUnsupported) {
-		return fsys.Stat(name)
-	}
-	return fi, err
-}
+// lstat is fsys's Lstat.
+func lstat(fsys vfs.FS, name string) (fs.FileInfo, error) { return fsys.Lstat(name) }

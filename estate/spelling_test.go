@@ -15,7 +15,7 @@ import (
 
 // folding is a fresh estate on a volume that ignores case, its folder on
 // disk and the FS.
-func folding(t *testing.T) (string, vfs.LstatFS) {
+func folding(t *testing.T) (string, vfs.FS) {
 	t.Helper()
 	dir := t.TempDir()
 	o, err := osfs.New(dir)
@@ -92,15 +92,15 @@ func TestCheckSpellingSameFile(t *testing.T) {
 	if err := estate.CheckSpelling(aliased, "STRASSE"); !errors.As(err, &se) || se.OnDisk != "Straße" {
 		t.Errorf("CheckSpelling(STRASSE) = %v, want it spelled Straße on disk", err)
 	}
-	if err := estate.CheckSpelling(noLstat{aliased}, "STRASSE"); !errors.As(err, &se) || se.OnDisk != "" {
-		t.Errorf("CheckSpelling(STRASSE) without lstat = %v, want no spelling", err)
+	if err := estate.CheckSpelling(noKeys{aliased}, "STRASSE"); !errors.As(err, &se) || se.OnDisk != "" {
+		t.Errorf("CheckSpelling(STRASSE) without file keys = %v, want no spelling", err)
 	}
 }
 
 // alias is an FS that takes some names for others, as a volume's folding
 // may.
 type alias struct {
-	vfs.LstatFS
+	vfs.FS
 	to map[string]string
 }
 
@@ -111,28 +111,30 @@ func (a alias) name(n string) string {
 	return n
 }
 
-func (a alias) Lstat(n string) (fs.FileInfo, error) { return a.LstatFS.Lstat(a.name(n)) }
-func (a alias) Stat(n string) (fs.FileInfo, error)  { return a.LstatFS.Stat(a.name(n)) }
+func (a alias) Lstat(n string) (fs.FileInfo, error) { return a.FS.Lstat(a.name(n)) }
+func (a alias) Stat(n string) (fs.FileInfo, error)  { return a.FS.Stat(a.name(n)) }
 
-// noLstat hides Lstat and gives stat data with no file key.
-type noLstat struct{ a alias }
+// noKeys gives stat data with no file key.
+type noKeys struct{ a alias }
 
-func (n noLstat) Stat(name string) (fs.FileInfo, error) {
-	fi, err := n.a.Stat(name)
+func (n noKeys) Stat(name string) (fs.FileInfo, error)  { return withoutKey(n.a.Stat(name)) }
+func (n noKeys) Lstat(name string) (fs.FileInfo, error) { return withoutKey(n.a.Lstat(name)) }
+
+func withoutKey(fi fs.FileInfo, err error) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
 	return keyless{fi}, nil
 }
 
-func (n noLstat) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+func (n noKeys) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
 	return n.a.OpenFile(name, flag, perm)
 }
-func (n noLstat) ReadDir(name string) ([]fs.DirEntry, error) { return n.a.ReadDir(name) }
-func (n noLstat) Mkdir(name string, perm fs.FileMode) error  { return n.a.Mkdir(name, perm) }
-func (n noLstat) Link(oldname, newname string) error         { return n.a.Link(oldname, newname) }
-func (n noLstat) Rename(oldname, newname string) error       { return n.a.Rename(oldname, newname) }
-func (n noLstat) Remove(name string) error                   { return n.a.Remove(name) }
+func (n noKeys) ReadDir(name string) ([]fs.DirEntry, error) { return n.a.ReadDir(name) }
+func (n noKeys) Mkdir(name string, perm fs.FileMode) error  { return n.a.Mkdir(name, perm) }
+func (n noKeys) Link(oldname, newname string) error         { return n.a.Link(oldname, newname) }
+func (n noKeys) Rename(oldname, newname string) error       { return n.a.Rename(oldname, newname) }
+func (n noKeys) Remove(name string) error                   { return n.a.Remove(name) }
 
 type keyless struct{ fs.FileInfo }
 

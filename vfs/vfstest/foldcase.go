@@ -12,10 +12,9 @@ import (
 // exFAT, NTFS and APFS do by default: each segment of a name is the entry
 // of its folder spelled so, or else the first entry equal to it under
 // case folding (strings.EqualFold), or else the segment as given (a create
-// keeps the case it is given). It forwards Lstat when fsys is a
-// [vfs.LstatFS] and hides every other optional interface. Errors are
+// keeps the case it is given). It hides every optional interface. Errors are
 // fsys's, naming the caller's names.
-func FoldCase(fsys vfs.FS) vfs.LstatFS { return foldCase{fsys} }
+func FoldCase(fsys vfs.FS) vfs.FS { return foldCase{fsys} }
 
 type foldCase struct{ fsys vfs.FS }
 
@@ -70,7 +69,7 @@ func (f foldCase) Stat(name string) (fs.FileInfo, error) {
 }
 
 func (f foldCase) Lstat(name string) (fs.FileInfo, error) {
-	fi, err := vfs.Lstat(f.fsys, f.resolve(name))
+	fi, err := f.fsys.Lstat(f.resolve(name))
 	return fi, named(err, name)
 }
 
