@@ -55,24 +55,19 @@ Example:
 
 // Run records the dispatch.
 func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
+	// The agent's name is said before the title (openLocked checks it
+	// again).
 	if err := checkAgent(c.Agent); err != nil {
 		return err
 	}
 	if !utf8.ValidString(c.Title) {
 		return titleNotUTF8()
 	}
-	opts, err := lockOptions(c.Wait)
-	if err != nil {
-		return err
-	}
-	fsys, closeFS, err := g.openEstate(true)
+	opts, fsys, closeFS, _, err := g.openLocked(c.Agent, c.Wait, true)
 	if err != nil {
 		return err
 	}
 	defer closeFS()
-	if err := agentFolder(fsys, c.Agent); err != nil {
-		return err
-	}
 
 	// The wait line (on a terminal) and the break line, on stderr; none
 	// with --json, and none once Open has returned.

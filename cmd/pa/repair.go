@@ -72,32 +72,11 @@ type jsonAdded struct {
 
 // Run repairs one agent's board, or every agent's.
 func (c *repairCmd) Run(ctx context.Context, g *globals, out *output) error {
-	if c.Agent != "" {
-		if err := checkAgent(c.Agent); err != nil {
-			return err
-		}
-	}
-	opts, err := lockOptions(c.Wait)
-	if err != nil {
-		return err
-	}
-	fsys, closeFS, err := g.openEstate(false)
+	opts, fsys, closeFS, agents, err := g.openLocked(c.Agent, c.Wait, false)
 	if err != nil {
 		return err
 	}
 	defer closeFS()
-	if err := g.knownAgent(fsys, c.Agent); err != nil {
-		return err
-	}
-	if c.Agent != "" {
-		if err := agentFolder(fsys, c.Agent); err != nil {
-			return err
-		}
-	}
-	agents, err := agentsOf(fsys, c.Agent)
-	if err != nil {
-		return err
-	}
 	all := []jsonAdded{}
 	code := exitOK
 	for _, agent := range agents {
