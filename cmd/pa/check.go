@@ -145,7 +145,7 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 // file that does not parse, so that the other agents go on.
 func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProblem, error) {
 	// Each problem's command names --home (the --json "command"); the
-	// line itself stays as the spec bounds it (see problemLine).
+	// lock-held line's is the default estate's (see problemLine).
 	ps, err := dispatch.Check(fsys, agent, dispatch.CheckOptions{StaleWindow: c.StaleWindow})
 	var pe *fs.PathError
 	switch {
