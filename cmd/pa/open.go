@@ -45,8 +45,9 @@ Exit codes: 0 recorded; 1 usage or bad input (a bad agent name, a title that
 is not valid UTF-8, a spawn-log or board that does not parse: nothing is
 written); 2 the lock is held, the wait
 was interrupted or a file operation of the lock failed (nothing is written),
-or the lock was lost before the board write (the record is in the spawn-log,
-the line names its id). Each exit-2 line leads with the lock and its
+or the lock was lost before the board write or the board write failed (the
+record is in the spawn-log, the line names its id and the pa board repair
+command that puts it on the board). Each exit-2 line leads with the lock and its
 holder's pid, or says there is none, and names one command.
 
 Example:
@@ -113,11 +114,13 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
 		// Row R24: the fence before the board's rename found the lock
 		// taken from this writer; name whoever holds it now.
-		return fail(exitProblem, "%sthis writer's lock was lost before the board write: dispatch %d is in the spawn-log but not on the board; %s board check %s names it",
-			then(a.now(fsys, opts).lead), nb.DispatchID, a.pa, agentFlag(agent))
+		return fail(exitProblem, "%sthis writer's lock was lost before the board write: dispatch %d is in the spawn-log but not on the board; put it there with %s",
+			then(a.now(fsys, opts).lead), nb.DispatchID, repairCommand(a.home, agent))
 	case errors.As(err, &nb):
-		return fail(exitProblem, "%sdispatch %d is in %s but not on the board: %s; %s board check %s names it",
-			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), a.pa, agentFlag(agent))
+		// The board write failed after the commit: only the board is
+		// missing it, and repair puts it there.
+		return fail(exitProblem, "%sdispatch %d is in %s but not on the board: %s; put it there with %s",
+			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), repairCommand(a.home, agent))
 	case errors.Is(err, locking.ErrLockLost):
 		// Fenced out again and again until the wait ran out: name whoever
 		// holds the lock now.
