@@ -103,13 +103,11 @@ func (c *checkCmd) Run(ctx context.Context, g *globals, out *output) error {
 	return nil
 }
 
-// validate checks the flags before anything is opened.
+// validate checks the flags before anything is opened (the agent's name
+// next, in openAgents).
 func (c *checkCmd) validate() error {
 	if c.StaleWindow <= 0 {
 		return fail(exitUsage, "--stale-window %s: want a duration above 0", c.StaleWindow)
-	}
-	if c.Agent != "" {
-		return checkAgent(c.Agent)
 	}
 	return nil
 }
@@ -117,18 +115,12 @@ func (c *checkCmd) validate() error {
 // check runs dispatch.Check on each agent.
 func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 	lines, problems := []string{}, []jsonProblem{}
-	fsys, closeFS, err := g.openEstate(false)
+	// No agentFolder: an agent folder that is no folder is a problem here.
+	fsys, closeFS, agents, err := g.openAgents(c.Agent, false)
 	if err != nil {
 		return lines, problems, err
 	}
 	defer closeFS()
-	if err := g.knownAgent(fsys, c.Agent); err != nil {
-		return lines, problems, err
-	}
-	agents, err := agentsOf(fsys, c.Agent)
-	if err != nil {
-		return lines, problems, err
-	}
 	if c.Agent == "" {
 		if agents, err = withAgentFiles(fsys, agents); err != nil {
 			return lines, problems, err
@@ -154,7 +146,7 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 // file that does not parse, so that the other agents go on.
 func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProblem, error) {
 	// Each problem's command names --home (the --json "command"); the
-	// line itself stays as the spec bounds it (see problemLine).
+	// lock-held line's is the default estate's (see problemLine).
 	ps, err := dispatch.Check(fsys, agent, dispatch.CheckOptions{StaleWindow: c.StaleWindow})
 	var pe *fs.PathError
 	switch {

@@ -72,10 +72,11 @@ func TestHookEnvelopeCutsALongLineToExactly360Characters(t *testing.T) {
 // carry: a 240-character agent, a 255-character host made of '"' (or of
 // '\', or both), pid 2147483647, a 255-character acquiredAt opening with an
 // escape sequence, and a file time in 1902. In the plain, --json (its line
-// field) and --hook-envelope outputs the line leads with pa dispatch unlock
-// and the pid, is at most 362 characters, holds no raw control character,
-// and names --force; --json keeps the host and acquiredAt whole; the
-// envelope carries the line's first 360 characters.
+// field) and --hook-envelope outputs the line leads with the lock and the
+// pid, is at most 362 characters, holds no raw control character, names
+// where the whole command is (the agent's name leaves it no room) and
+// --force; --json keeps the host and acquiredAt whole; the envelope carries
+// the line's first 360 characters.
 func TestBoardCheckLockHeldLineWithTheWorstValues(t *testing.T) {
 	c := binClasses[0]
 	agent := strings.Repeat("w", 240)
@@ -84,7 +85,7 @@ func TestBoardCheckLockHeldLineWithTheWorstValues(t *testing.T) {
 	if n := utf8.RuneCountInString(acquiredAt); n != 255 {
 		t.Fatalf("acquiredAt is %d characters; want 255", n)
 	}
-	const lead = "pa dispatch unlock: pid 2147483647 on host "
+	const lead = "agents/wwwwwwwwwwwwwwwwwwwwwwwwwwwww.../spawn-log.json.lock held by pid 2147483647 on host "
 	for _, host := range []string{strings.Repeat(`"`, 255), strings.Repeat(`\`, 255), strings.Repeat(`"`, 254) + `\`} {
 		t.Run(host[:1]+host[254:], func(t *testing.T) {
 			home := t.TempDir()
@@ -115,8 +116,11 @@ func TestBoardCheckLockHeldLineWithTheWorstValues(t *testing.T) {
 				t.Fatalf("plain: exit %d, stdout %q; want exit 2 and one line", r.code, r.stdout)
 			}
 			checkLine("plain", plain)
-			if !strings.Contains(plain, "; use --force only once the holder's process is gone or stuck") {
-				t.Errorf("plain: line %q; want --force named with when", plain)
+			// The agent's whole name leaves the command no room: the line
+			// names where it is, never a command cut short.
+			if !strings.HasSuffix(plain, `; clear it with the "command" this check prints with --json, only once the holder's process is gone or stuck, never while it still runs`) ||
+				strings.Contains(plain, "dispatch unlock") {
+				t.Errorf("plain: line %q; want where the command is and --force named with when", plain)
 			}
 
 			r = c.run(t, home, "board", "check", "--json")

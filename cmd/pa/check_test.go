@@ -158,8 +158,8 @@ func TestBoardCheckSaysWhichEvidenceDecided(t *testing.T) {
 			home := t.TempDir()
 			estatetest.WriteFile(t, home, demoLog, emptyLog)
 			pid := tc.holder(t, home)
-			lead := fmt.Sprintf("pa dispatch unlock: pid %d on host \"%s\" (%s, age ", pid, hostname(), tc.described)
-			end := " has held agents/demo/spawn-log.json.lock past the 1ms stale window; use --force " + forceWhen
+			lead := fmt.Sprintf("agents/demo/spawn-log.json.lock held by pid %d on host \"%s\" (%s, age ", pid, hostname(), tc.described)
+			end := " past the 1ms stale window; clear it with pa dispatch unlock --force --agent demo, " + forceWhen
 			r := c.run(t, home, "board", "check", "--stale-window", "1ms")
 			if line := strings.TrimSuffix(r.stdout, "\n"); r.code != 2 || !strings.HasPrefix(line, lead) || !strings.HasSuffix(line, end) || strings.Contains(line, "\n") {
 				t.Errorf("plain: exit %d, stdout %q; want exit 2 and %q...%q", r.code, r.stdout, lead, end)

@@ -82,8 +82,10 @@ func TestAdviceNamesTheEstate(t *testing.T) {
 				t.Errorf("board check --json: exit %d, stdout %q; want %s", r.code, r.stdout, wantCmd)
 			}
 			r = pa("board", "check")
-			if lead := fmt.Sprintf("pa dispatch unlock: pid %d ", live); r.code != 2 || !strings.HasPrefix(r.stdout, lead) {
-				t.Errorf("board check: exit %d, stdout %q; want the spec's line leading with %q", r.code, r.stdout, lead)
+			lead := fmt.Sprintf("agents/demo/spawn-log.json.lock held by pid %d ", live)
+			// The line's command is the default estate's (see problemLine).
+			if r.code != 2 || !strings.HasPrefix(r.stdout, lead) || !strings.HasSuffix(r.stdout, "; clear it with pa dispatch unlock --force --agent demo, "+forceWhen+"\n") {
+				t.Errorf("board check: exit %d, stdout %q; want the line leading with %q and naming the command", r.code, r.stdout, lead)
 			}
 		})
 	}

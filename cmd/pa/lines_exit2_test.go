@@ -29,7 +29,7 @@ import (
 var holderLead = regexp.MustCompile(`^( held by pid \d+ | \(no holder\): | \(holder not read\): | is an empty lock \(| is an unreadable lock \(| is not a regular file \(| is a directory, not a lock; | leads out of the estate )`)
 
 // commandIn finds the commands a line names for the operator to run.
-var commandIn = regexp.MustCompile(`(dispatch unlock|board check|dispatch list)( --force)? --agent`)
+var commandIn = regexp.MustCompile(`(dispatch unlock|board check|board repair|dispatch list)( --force)? --agent`)
 
 // exit2 is one exit-2 outcome of open or unlock: its exit code and stderr.
 type exit2 struct {
@@ -195,18 +195,18 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 			e := estatetest.New(t, estatetest.Classes[0])
 			failed := &dispatch.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: fmt.Errorf("rename agents/demo/board/board.json.tmp-x: %w", syscall.EIO)}
 			return lineOf(t, openError(e.FS, advice{pa: "pa", agent: "demo"}, time.Second, spawnlog.Record{ID: 7}, failed, locking.Options{})), "pa"
-		}, " board check --agent demo", ""},
+		}, " board repair --agent demo", ""},
 		{"open R24, no holder now", func(t *testing.T) (exit2, string) {
 			e := estatetest.New(t, estatetest.Classes[0])
 			lost := &dispatch.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: locking.ErrLockLost}
 			return lineOf(t, openError(e.FS, advice{pa: "pa", agent: "demo"}, time.Second, spawnlog.Record{ID: 7}, lost, locking.Options{})), "pa"
-		}, " board check --agent demo", ""},
+		}, " board repair --agent demo", ""},
 		{"open R24, a live holder now", func(t *testing.T) (exit2, string) {
 			e := estatetest.New(t, estatetest.Classes[0])
 			estatetest.WriteFile(t, e.Dir, lockPath, lockJSON(live, hostname(), time.Now()))
 			lost := &dispatch.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: locking.ErrLockLost}
 			return lineOf(t, openError(e.FS, advice{pa: "pa", agent: "demo"}, time.Second, spawnlog.Record{ID: 7}, lost, locking.Options{})), "pa"
-		}, " board check --agent demo", ""},
+		}, " board repair --agent demo", ""},
 		{"open landed, folder not synced", func(t *testing.T) (exit2, string) {
 			e := estatetest.New(t, estatetest.Classes[0])
 			ns := &locking.NotSyncedError{Name: demoLog, Err: syscall.EIO}

@@ -38,28 +38,11 @@ Example:
 
 // Run lists the records.
 func (c *listCmd) Run(ctx context.Context, g *globals, out *output) error {
-	if c.Agent != "" {
-		if err := checkAgent(c.Agent); err != nil {
-			return err
-		}
-	}
-	fsys, closeFS, err := g.openEstate(false)
+	fsys, closeFS, agents, err := g.openAgents(c.Agent, true)
 	if err != nil {
 		return err
 	}
 	defer closeFS()
-	if err := g.knownAgent(fsys, c.Agent); err != nil {
-		return err
-	}
-	if c.Agent != "" {
-		if err := agentFolder(fsys, c.Agent); err != nil {
-			return err
-		}
-	}
-	agents, err := agentsOf(fsys, c.Agent)
-	if err != nil {
-		return err
-	}
 	records := []spawnlog.Record{}
 	for _, agent := range agents {
 		log, err := spawnlog.Read(fsys, agent)

@@ -12,8 +12,8 @@ import (
 	"github.com/pa-toolkit/pa/locking"
 )
 
-// The lines `pa dispatch open` prints on stderr while it takes the
-// spawn-log lock, before its result: the wait line, on a terminal only,
+// The lines `pa dispatch open` (and `pa board repair`) prints on stderr
+// while it takes the spawn-log lock, before its result: the wait line, on a terminal only,
 // once it has waited about a second for a holder that is not provably
 // dead, and the break line, wherever stderr goes, for each lock of a
 // provably dead holder it broke. --json prints neither. They are worded

@@ -46,8 +46,9 @@ otherwise on disk on a volume that ignores case, a title that
 is not valid UTF-8, a spawn-log or board that does not parse: nothing is
 written); 2 the lock is held, the wait
 was interrupted or a file operation of the lock failed (nothing is written),
-or the lock was lost before the board write (the record is in the spawn-log,
-the line names its id). Each exit-2 line leads with the lock and its
+or the lock was lost before the board write or the board write failed (the
+record is in the spawn-log, the line names its id and the pa board repair
+command that puts it on the board). Each exit-2 line leads with the lock and its
 holder's pid, or says there is none, and names one command.
 
 Example:
@@ -56,24 +57,19 @@ Example:
 
 // Run records the dispatch.
 func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
+	// The agent's name is said before the title (openLocked checks it
+	// again).
 	if err := checkAgent(c.Agent); err != nil {
 		return err
 	}
 	if !utf8.ValidString(c.Title) {
 		return titleNotUTF8()
 	}
-	opts, err := lockOptions(c.Wait)
-	if err != nil {
-		return err
-	}
-	fsys, closeFS, err := g.openEstate(true)
+	opts, fsys, closeFS, _, err := g.openLocked(c.Agent, c.Wait, true)
 	if err != nil {
 		return err
 	}
 	defer closeFS()
-	if err := agentFolder(fsys, c.Agent); err != nil {
-		return err
-	}
 
 	// The wait line (on a terminal) and the break line, on stderr; none
 	// with --json, and none once Open has returned.
@@ -120,11 +116,13 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	case errors.As(err, &nb) && errors.Is(err, locking.ErrLockLost):
 		// Row R24: the fence before the board's rename found the lock
 		// taken from this writer; name whoever holds it now.
-		return fail(exitProblem, "%sthis writer's lock was lost before the board write: dispatch %d is in the spawn-log but not on the board; %s board check %s names it",
-			then(a.now(fsys, opts).lead), nb.DispatchID, a.pa, agentFlag(agent))
+		return fail(exitProblem, "%sthis writer's lock was lost before the board write: dispatch %d is in the spawn-log but not on the board; put it there with %s",
+			then(a.now(fsys, opts).lead), nb.DispatchID, repairCommand(a.home, agent))
 	case errors.As(err, &nb):
-		return fail(exitProblem, "%sdispatch %d is in %s but not on the board: %s; %s board check %s names it",
-			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), a.pa, agentFlag(agent))
+		// The board write failed after the commit: only the board is
+		// missing it, and repair puts it there.
+		return fail(exitProblem, "%sdispatch %d is in %s but not on the board: %s; put it there with %s",
+			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), repairCommand(a.home, agent))
 	case errors.Is(err, locking.ErrLockLost):
 		// Fenced out again and again until the wait ran out: name whoever
 		// holds the lock now.

@@ -30,13 +30,13 @@ func TestOpenErrorLines(t *testing.T) {
 	// The expected lines are written out whole, so that a fault in how the
 	// command is built (the --home, the quoting of the agent) shows.
 	for _, tc := range []struct{ home, pa, agent, want string }{
-		{"", "pa", "demo", "agents/demo/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent demo names it"},
-		{"", "pa", "-dash", "agents/-dash/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent=-dash names it"},
-		{"/tmp/X", "pa --home /tmp/X", "demo", "agents/demo/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent demo names it"},
-		{"/tmp/X", "pa --home /tmp/X", "-dash", "agents/-dash/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent=-dash names it"},
-		{"", "pa", "a b", "agents/a b/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent 'a b' names it"},
-		{"", "pa", "it's", `agents/it's/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa board check --agent 'it'\''s' names it`},
-		{"/tmp/X", "pa --home /tmp/X", "-a b", "agents/-a b/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; pa --home /tmp/X board check --agent='-a b' names it"},
+		{"", "pa", "demo", "agents/demo/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; put it there with pa board repair --agent demo"},
+		{"", "pa", "-dash", "agents/-dash/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; put it there with pa board repair --agent=-dash"},
+		{"/tmp/X", "pa --home /tmp/X", "demo", "agents/demo/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; put it there with pa --home /tmp/X board repair --agent demo"},
+		{"/tmp/X", "pa --home /tmp/X", "-dash", "agents/-dash/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; put it there with pa --home /tmp/X board repair --agent=-dash"},
+		{"", "pa", "a b", "agents/a b/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; put it there with pa board repair --agent 'a b'"},
+		{"", "pa", "it's", `agents/it's/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; put it there with pa board repair --agent 'it'\''s'`},
+		{"/tmp/X", "pa --home /tmp/X", "-a b", "agents/-a b/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: dispatch 7 is in the spawn-log but not on the board; put it there with pa --home /tmp/X board repair --agent='-a b'"},
 	} {
 		a := advice{pa: tc.pa, home: tc.home, agent: tc.agent}
 		lost := &dispatch.NotOnBoardError{Agent: tc.agent, DispatchID: 7, Err: locking.ErrLockLost}
@@ -51,7 +51,7 @@ func TestOpenErrorLines(t *testing.T) {
 	failed := &dispatch.NotOnBoardError{Agent: "demo", DispatchID: 7, Err: fmt.Errorf("rename agents/demo/board/board.json.tmp-x: %w \x1b[2J", syscall.EIO)}
 	err := openError(e.FS, advice{pa: "pa", agent: "demo"}, time.Second, spawnlog.Record{ID: 7}, failed, locking.Options{})
 	var ee *exitError
-	if want := `agents/demo/spawn-log.json.lock (no holder): dispatch 7 is in agents/demo/spawn-log.json but not on the board: rename agents/demo/board/board.json.tmp-x: input/output error \x1b[2J; pa board check --agent demo names it`; !errors.As(err, &ee) || ee.code != exitProblem || ee.msg != want {
+	if want := `agents/demo/spawn-log.json.lock (no holder): dispatch 7 is in agents/demo/spawn-log.json but not on the board: rename agents/demo/board/board.json.tmp-x: input/output error \x1b[2J; put it there with pa board repair --agent demo`; !errors.As(err, &ee) || ee.code != exitProblem || ee.msg != want {
 		t.Errorf("a failed board write: %v; want exit 2 and\n%q", err, want)
 	}
 	if got := programFor("/tmp/X"); got != "pa --home /tmp/X" {

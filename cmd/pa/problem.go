@@ -6,11 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
-	"github.com/pa-toolkit/pa/internal/lockview"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 )
@@ -52,44 +50,28 @@ func unlockCommand(home, agent string, h locking.Holder) string {
 }
 
 // problemLine is the problem p, in the estate home ("" for the default),
-// as one line for an operator or a hook, every value
-// read from disk escaped and capped for display. A lock-held line leads with
-// `pa dispatch unlock` and the holder's pid, then its host, state and what
-// decided it (the evidence), age and acquiredAt, and for a holder not
-// provably dead when to use --force; it is at most 362 characters, and
-// below 360 for a dead holder, whatever the agent and host (spec: pa board
-// check), so the envelope's 360-character cut can drop only the end of its
-// --force sentence: where the worst values leave no room for the whole
-// evidence, it is cut to fit (the --json "evidence" keeps it whole).
+// as one line for an operator or a hook, every value read from disk
+// escaped and capped for display. A lock held past the stale window is
+// lockHeldLine's: it leads with the lock and its holder, then names the
+// whole command that clears it, and is at most 362 characters (360 for a
+// dead holder) whatever the agent and host (spec: pa board check), so that
+// the envelope's 360-character cut can drop only the end of its --force
+// sentence; where the command does not fit, the line says where it is.
 //
-// The line never names the estate's --home, even when it is not the
-// default: `pa --home DIR dispatch unlock` would no longer lead with `pa
-// dispatch unlock`, and DIR is a path of any length, so the line would no
-// longer be bounded and the envelope's cut could drop more than the end of
-// the --force sentence. The whole command, --home included, is
-// problemCommand's (the --json "command" field); the plain line is read by
-// the operator who ran the check, in the estate they named. Only the lines
-// that are not bounded so name the command whole: a lock name holding no
-// regular file's, and a dispatch not on the board's (`...; put it there
-// with pa board repair --agent NAME`).
+// The lock-held line never names the estate's --home, even when it is not
+// the default: DIR is a path of any length, and beside the worst values
+// the bound leaves the command no room for it (an ordinary --home would
+// already cut the evidence of a holder alive in another pid namespace), so
+// its command is the default estate's. The whole command, --home
+// included, is problemCommand's (the --json "command" field); the plain
+// line is read by the operator who ran the check, in the estate they
+// named. The lines that are not bounded so name the command whole, --home
+// included: a lock name holding no regular file's, and a dispatch not on
+// the board's (`...; put it there with pa board repair --agent NAME`).
 func problemLine(home string, p dispatch.Problem) string {
 	switch p.Kind {
 	case dispatch.KindLockHeld:
-		if p.Lock.State == locking.StateUnreadable {
-			// No pid to lead with: the lock itself is the subject.
-			return fmt.Sprintf("pa dispatch unlock: %s is %s, older than the %s stale window; use --force %s",
-				estate.Display(p.Agent, p.Path), lockview.Describe(p.Lock), formatWindow(p.StaleWindow), forceOnlyWhen)
-		}
-		line := heldLine(p, p.Lock)
-		if over := utf8.RuneCountInString(line) - maxHeldLine; over > 0 && p.Lock.Evidence != "" {
-			// The evidence is what may not fit beside the worst values
-			// (capped names, a hostile acquiredAt, the longest window):
-			// cut to fit; --json "evidence" keeps it whole.
-			h := p.Lock
-			h.Evidence = cutRunes(h.Evidence, over)
-			line = heldLine(p, h)
-		}
-		return line
+		return lockHeldLine(p)
 	case dispatch.KindNotOnBoard:
 		return fmt.Sprintf("dispatch %d is in %s but not on the board %s; put it there with %s",
 			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path), problemCommand(home, p))
@@ -102,34 +84,6 @@ func problemLine(home string, p dispatch.Problem) string {
 		return fmt.Sprintf("%s cannot be read: %s; look at it and fix or move it by hand", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	}
 	return string(p.Kind)
-}
-
-// heldLine is the lock-held line of p for its lock's holder h.
-func heldLine(p dispatch.Problem, h locking.Holder) string {
-	line := fmt.Sprintf("pa dispatch unlock: %s has held %s past the %s stale window",
-		lockview.Describe(h), estate.Display(p.Agent, p.Path), formatWindow(p.StaleWindow))
-	if h.State != locking.StateDead {
-		line += "; use --force " + forceOnlyWhen
-	}
-	return line
-}
-
-// maxHeldLine is the spec's bound on the lock-held line (spec: pa board
-// check), so that the envelope's cut at 360 can drop only the end of its
-// --force sentence. A provably dead holder's line, which has no --force
-// sentence, stays below 360 whatever its evidence (the longest, a reused
-// pid's with two 20-digit start times, about 350 with the worst values).
-const maxHeldLine = 362
-
-// cutRunes is s shortened by over characters at least, its end replaced
-// by "...", or "" when that leaves nothing of it.
-func cutRunes(s string, over int) string {
-	r := []rune(s)
-	keep := len(r) - over - len("...")
-	if keep < 1 {
-		return ""
-	}
-	return string(r[:keep]) + "..."
 }
 
 // formatWindow prints a stale window for a line: in whole seconds from a

@@ -54,8 +54,10 @@ func TestCheckCommandNamesTheEstate(t *testing.T) {
 			t.Errorf("home %.20q: command %q; want %q", tc.home, problemCommand(tc.home, p[0]), tc.want)
 		}
 		line := problemLine(tc.home, p[0])
-		if lead := fmt.Sprintf("pa dispatch unlock: pid %d ", live); !strings.HasPrefix(line, lead) || strings.Contains(line, "--home") {
-			t.Errorf("home %.20q: line %q; want it to lead with %q and name no --home", tc.home, line, lead)
+		lead := fmt.Sprintf("agents/demo/spawn-log.json.lock held by pid %d ", live)
+		end := "; clear it with pa dispatch unlock --force --agent demo, " + forceOnlyWhen
+		if !strings.HasPrefix(line, lead) || !strings.HasSuffix(line, end) || strings.Contains(line, "--home") {
+			t.Errorf("home %.20q: line %q; want it to lead with %q, end with %q and name no --home", tc.home, line, lead, end)
 		}
 	}
 	if got := programFor("-odd"); got != "pa --home=-odd" {
@@ -77,7 +79,7 @@ func TestCheckLinesForAnEmptyLockAndATinyWindow(t *testing.T) {
 		if err != nil || len(p) != 1 {
 			t.Fatalf("%q: Check = %+v, %v; want one problem", tc.content, p, err)
 		}
-		want := "pa dispatch unlock: agents/demo/spawn-log.json.lock " + tc.what + ", older than the 1ns stale window; use --force " + forceOnlyWhen
+		want := "agents/demo/spawn-log.json.lock " + tc.what + ", older than the 1ns stale window; clear it with pa dispatch unlock --force --agent demo, " + forceOnlyWhen
 		if got := problemLine("", p[0]); got != want {
 			t.Errorf("%q: line\n%q; want\n%q", tc.content, got, want)
 		}
@@ -168,9 +170,15 @@ func TestLockHeldLineFitsTheEvidenceInTheBound(t *testing.T) {
 						t.Fatalf("window %s: Check = %+v, %v; want one lock-held problem", window, p, err)
 					}
 					line := problemLine("", p[0])
-					lead := fmt.Sprintf("pa dispatch unlock: pid %d on host \"%s\" (%s", tc.pid, locking.OSHost().Hostname(), tc.state)
-					if n := utf8.RuneCountInString(line); n > tc.bound || !strings.HasPrefix(line, lead) {
-						t.Errorf("window %s: the line is %d characters: %q; want at most %d, leading with %q", window, n, line, tc.bound, lead)
+					lead := fmt.Sprintf("agents/wwwwwwwwwwwwwwwwwwwwwwwwwwwww.../spawn-log.json.lock held by pid %d on host \"%s\" (%s", tc.pid, locking.OSHost().Hostname(), tc.state)
+					// The 240-character agent leaves the command no room:
+					// the line says where it is, never a command cut short.
+					end := "; clear it with " + commandInJSON
+					if tc.bound == 362 {
+						end += ", " + forceOnlyWhen
+					}
+					if n := utf8.RuneCountInString(line); n > tc.bound || !strings.HasPrefix(line, lead) || !strings.HasSuffix(line, end) {
+						t.Errorf("window %s: the line is %d characters: %q; want at most %d, leading with %q, ending with %q", window, n, line, tc.bound, lead, end)
 					}
 					if tc.cut && strings.Contains(line, h.Evidence) {
 						t.Errorf("window %s: line %q holds the whole evidence; want it cut", window, line)
@@ -219,9 +227,10 @@ func TestLockHeldLineBoundWithTheWorstValues(t *testing.T) {
 					if n := utf8.RuneCountInString(line); n > 362 {
 						t.Errorf("host %.4q, window %s: the line is %d characters; want at most 362: %q", host, window, n, line)
 					}
-					if !strings.HasPrefix(line, "pa dispatch unlock: pid 2147483647 on host \"") ||
-						!strings.HasSuffix(line, "; use --force only once the holder's process is gone or stuck, never while it still runs") {
-						t.Errorf("host %.4q: line %q; want it to lead with pa dispatch unlock and the pid and name --force", host, line)
+					if !strings.HasPrefix(line, "agents/wwwwwwwwwwwwwwwwwwwwwwwwwwwww.../spawn-log.json.lock held by pid 2147483647 on host \"") ||
+						!strings.HasSuffix(line, `; clear it with the "command" this check prints with --json, only once the holder's process is gone or stuck, never while it still runs`) ||
+						strings.Contains(line, "dispatch unlock") {
+						t.Errorf("host %.4q: line %q; want it to lead with the lock and the pid, name where the command is, never a command cut short, and name --force", host, line)
 					}
 					if strings.IndexFunc(line, termsafe.Unsafe) >= 0 || !utf8.ValidString(line) {
 						t.Errorf("host %.4q: line %q holds a raw control character", host, line)

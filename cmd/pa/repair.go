@@ -41,8 +41,11 @@ in one write behind the lock's fence. Nothing else changes: no item of the
 board is dropped, changed or moved, the spawn-log is not written, and a board
 that has every dispatch is not written at all. A lock held by a live process
 is never broken: after --wait, repair fails with one line naming the holder
-and the pa dispatch unlock command that clears it. Creates no estate and no
-agent folder.
+and the pa dispatch unlock command that clears it. On a terminal, once it has
+waited about a second, it says so on stderr in one line: the holder and until
+when. A lock whose holder is provably dead is broken at once, and one line on
+stderr names it and what proved its holder dead. --json prints neither line.
+Creates no estate and no agent folder.
 
 Output: one line for each dispatch added, or one line saying the board
 already has every dispatch (--json: {"added":[{"agent","path","dispatchId",
@@ -73,36 +76,15 @@ type jsonAdded struct {
 
 // Run repairs one agent's board, or every agent's.
 func (c *repairCmd) Run(ctx context.Context, g *globals, out *output) error {
-	if c.Agent != "" {
-		if err := checkAgent(c.Agent); err != nil {
-			return err
-		}
-	}
-	opts, err := lockOptions(c.Wait)
-	if err != nil {
-		return err
-	}
-	fsys, closeFS, err := g.openEstate(false)
+	opts, fsys, closeFS, agents, err := g.openLocked(c.Agent, c.Wait, false)
 	if err != nil {
 		return err
 	}
 	defer closeFS()
-	if err := g.knownAgent(fsys, c.Agent); err != nil {
-		return err
-	}
-	if c.Agent != "" {
-		if err := agentFolder(fsys, c.Agent); err != nil {
-			return err
-		}
-	}
-	agents, err := agentsOf(fsys, c.Agent)
-	if err != nil {
-		return err
-	}
 	all := []jsonAdded{}
 	code := exitOK
 	for _, agent := range agents {
-		added, err := dispatch.Repair(ctx, fsys, agent, opts)
+		added, err := c.repairOne(ctx, fsys, g.adviceFor(agent), opts, out)
 		for _, it := range added {
 			all = append(all, jsonAdded{Agent: agent, Path: estate.BoardPath(agent), Item: it})
 			if !c.JSON {
@@ -143,6 +125,19 @@ func (c *repairCmd) Run(ctx context.Context, g *globals, out *output) error {
 		fmt.Fprintf(out.stdout, "every board already has every dispatch of its spawn-log (%s)\n", count(len(agents), "agent", "agents"))
 	}
 	return nil
+}
+
+// repairOne repairs one agent's board, printing on stderr, as dispatch
+// open does, the wait line (on a terminal) and the break line while it
+// takes the lock; none with --json, and none once Repair has returned.
+func (c *repairCmd) repairOne(ctx context.Context, fsys vfs.FS, a advice, opts locking.Options, out *output) ([]board.Item, error) {
+	events := &lockEvents{stderr: out.stderr, a: a}
+	if !c.JSON {
+		events.observe(&opts, isTerminal(out.stderr))
+	}
+	added, err := dispatch.Repair(ctx, fsys, a.agent, opts)
+	events.end()
+	return added, err
 }
 
 // printJSON prints the items added as one JSON object, with --json.

@@ -227,3 +227,25 @@ func TestBoardRepairErrorLines(t *testing.T) {
 		}
 	}
 }
+
+// `pa board repair` over a provably dead holder's lock breaks it, repairs
+// the board (exit 0) and says so in one line on stderr, in the words of
+// dispatch open's break line, with stderr not a terminal; with --json,
+// stderr stays empty.
+func TestBoardRepairSaysItBrokeADeadHoldersLock(t *testing.T) {
+	dead := locktest.DeadPID(t)
+	eachBinClass(t, func(t *testing.T, c binClass) {
+		home := t.TempDir()
+		estatetest.WriteFile(t, home, demoLog, threeRecords("demo"))
+		estatetest.WriteFile(t, home, demoLog+".lock", lockJSON(dead, hostname(), time.Now()))
+		r := c.run(t, home, "board", "repair", "--agent", "demo")
+		if re := brokeLineRE(dead, fmt.Sprintf("pid %d is gone", dead)); r.code != 0 || strings.Count(r.stdout, "\n") != 3 || !re.MatchString(r.stderr) {
+			t.Errorf("exit %d, stdout %q, stderr %q; want exit 0, three items added and one line matching %s", r.code, r.stdout, r.stderr, re)
+		}
+		estatetest.WriteFile(t, home, demoLog+".lock", lockJSON(dead, hostname(), time.Now()))
+		r = c.run(t, home, "board", "repair", "--agent", "demo", "--json")
+		if r.code != 0 || r.stdout != "{\"added\":[]}\n" || r.stderr != "" {
+			t.Errorf("--json: exit %d, stdout %q, stderr %q; want exit 0, nothing added and nothing on stderr", r.code, r.stdout, r.stderr)
+		}
+	})
+}
