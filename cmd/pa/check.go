@@ -145,8 +145,8 @@ func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
 // files is one of its problems (dispatch.UnreadableProblem, exit 2), like a
 // file that does not parse, so that the other agents go on.
 func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProblem, error) {
-	// Each problem's command names --home (the --json "command"); the
-	// lock-held line's is the default estate's (see problemLine).
+	// Each problem's command, in its line and in the --json "command",
+	// names --home outside the default estate (see problemLine).
 	ps, err := dispatch.Check(fsys, agent, dispatch.CheckOptions{StaleWindow: c.StaleWindow})
 	var pe *fs.PathError
 	switch {

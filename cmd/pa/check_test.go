@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -155,17 +156,23 @@ func TestBoardCheckSaysWhichEvidenceDecided(t *testing.T) {
 		}, "in another pid namespace of this host", "", "in another pid namespace of this host"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
+			// The default estate, ~/.pa: its command names no --home, which
+			// leaves the line room for the whole evidence.
+			user := t.TempDir()
+			home := filepath.Join(user, ".pa")
 			estatetest.WriteFile(t, home, demoLog, emptyLog)
 			pid := tc.holder(t, home)
 			lead := fmt.Sprintf("agents/demo/spawn-log.json.lock held by pid %d on host \"%s\" (%s, age ", pid, hostname(), tc.described)
 			end := " past the 1ms stale window; clear it with pa dispatch unlock --force --agent demo, " + forceWhen
-			r := c.run(t, home, "board", "check", "--stale-window", "1ms")
+			check := func(args ...string) result {
+				return runCmd(t, c.command("", []string{"HOME=" + user, "USERPROFILE=" + user}, append([]string{"board", "check"}, args...)...))
+			}
+			r := check("--stale-window", "1ms")
 			if line := strings.TrimSuffix(r.stdout, "\n"); r.code != 2 || !strings.HasPrefix(line, lead) || !strings.HasSuffix(line, end) || strings.Contains(line, "\n") {
 				t.Errorf("plain: exit %d, stdout %q; want exit 2 and %q...%q", r.code, r.stdout, lead, end)
 			}
 
-			r = c.run(t, home, "board", "check", "--stale-window", "1ms", "--json")
+			r = check("--stale-window", "1ms", "--json")
 			var js struct {
 				Problems []struct {
 					Line   string

@@ -34,8 +34,8 @@ const commandInJSON = `the "command" this check prints with --json`
 // the window by its holder (pid, host, state and the evidence that decided
 // it, age, acquiredAt; a lock that names no holder as what it is, an empty
 // lock, say), then the whole command that clears it, the agent whole and
-// shell-quoted, as problemCommand gives it in the default estate (see
-// problemLine on --home), and for a holder not provably dead when to use
+// shell-quoted, --home included outside the default estate, as
+// problemCommand gives it for home, and for a holder not provably dead when to use
 // --force: `agents/demo/spawn-log.json.lock held by pid 4242 on host "h"
 // (alive: holds the lock's kernel lock, age 5m2s, acquiredAt ...) past the
 // 60s stale window; clear it with pa dispatch unlock --force --agent demo,
@@ -43,7 +43,8 @@ const commandInJSON = `the "command" this check prints with --json`
 // runs`.
 //
 // Every value read from disk is escaped and capped for display, but the
-// agent's name in the command is whole (up to 255 bytes), so the line fits
+// agent's name and the --home in the command are whole (a name up to 255
+// bytes, a path of any length), so the line fits
 // its bound (maxHeldLine; maxDeadLine for a dead holder) in this order: the
 // evidence is cut to fit (the --json "evidence" keeps it whole); where the
 // command does not fit even so, the line says, in its place, where the
@@ -52,13 +53,13 @@ const commandInJSON = `the "command" this check prints with --json`
 // another pid namespace, a file time decades off, a stale window of years,
 // a hostile acquiredAt), the acquiredAt shown is cut, then the host shown,
 // each ending in "..." (--json keeps them whole).
-func lockHeldLine(p dispatch.Problem) string {
+func lockHeldLine(home string, p dispatch.Problem) string {
 	bound := maxHeldLine
 	if p.Lock.State == locking.StateDead {
 		bound = maxDeadLine
 	}
 	h := p.Lock
-	if line, ok := fitHeld(p, h, problemCommand("", p), bound); ok {
+	if line, ok := fitHeld(p, h, problemCommand(home, p), bound); ok {
 		return line
 	}
 	line, ok := fitHeld(p, h, commandInJSON, bound)

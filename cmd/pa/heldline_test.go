@@ -14,24 +14,28 @@ import (
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
 
-// checkHeld runs board check on home and returns its one plain line, the
-// --json problem's line and command, and the envelope's one line.
-func checkHeld(t *testing.T, home string, args ...string) (plain, line, command, envelope string) {
+// checkHeld runs board check on the default estate of the user whose home
+// folder is user (user/.pa: its commands name no --home) and returns its
+// one plain line, the --json problem's line and command, and the
+// envelope's one line.
+func checkHeld(t *testing.T, user string, args ...string) (plain, line, command, envelope string) {
 	t.Helper()
 	c := binClasses[0]
-	r := c.run(t, home, append([]string{"board", "check"}, args...)...)
+	defaultHome := []string{"HOME=" + user, "USERPROFILE=" + user}
+	run := func(args ...string) result { return runCmd(t, c.command("", defaultHome, args...)) }
+	r := run(append([]string{"board", "check"}, args...)...)
 	if r.code != 2 || strings.Count(r.stdout, "\n") != 1 {
 		t.Fatalf("plain: exit %d, stdout %q; want exit 2 and one line", r.code, r.stdout)
 	}
 	plain = strings.TrimSuffix(r.stdout, "\n")
-	r = c.run(t, home, append([]string{"board", "check", "--json"}, args...)...)
+	r = run(append([]string{"board", "check", "--json"}, args...)...)
 	var js struct {
 		Problems []struct{ Line, Command string }
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &js); err != nil || r.code != 2 || len(js.Problems) != 1 {
 		t.Fatalf("--json: exit %d, stdout %q (%v); want exit 2 and one problem", r.code, r.stdout, err)
 	}
-	r = c.run(t, home, append([]string{"board", "check", "--hook-envelope"}, args...)...)
+	r = run(append([]string{"board", "check", "--hook-envelope"}, args...)...)
 	var env struct{ Problems []string }
 	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || r.code != 0 || len(env.Problems) != 1 {
 		t.Fatalf("--hook-envelope: exit %d, stdout %q (%v); want exit 0 and one problem", r.code, r.stdout, err)
@@ -41,11 +45,11 @@ func checkHeld(t *testing.T, home string, args ...string) (plain, line, command,
 
 // board check's lock-held line leads with what is wrong (the lock, held
 // past the window by its holder), then names the whole command that clears
-// it, --agent and the agent's whole name shell-quoted (the default
-// estate's: see problemLine), then, for a holder not provably dead, when to
+// it, --agent and the agent's whole name shell-quoted (in the default
+// estate, so no --home), then, for a holder not provably dead, when to
 // use --force; a dead holder's line ends with its command, below 360
 // characters, so the envelope carries it whole. The --json line is the
-// same and its "command" names --home.
+// same, and so is its "command".
 func TestBoardCheckLockHeldLineNamesTheWholeCommand(t *testing.T) {
 	live, dead := locktest.LivePID(t), locktest.DeadPID(t)
 	long := strings.Repeat("l", 60)
@@ -60,7 +64,8 @@ func TestBoardCheckLockHeldLineNamesTheWholeCommand(t *testing.T) {
 		{"dead, a long agent", long, "--agent " + long, dead, "", "dead", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
+			user := t.TempDir()
+			home := filepath.Join(user, ".pa")
 			host := tc.host
 			if host == "" {
 				host = hostname()
@@ -68,7 +73,7 @@ func TestBoardCheckLockHeldLineNamesTheWholeCommand(t *testing.T) {
 			lock := "agents/" + tc.agent + "/spawn-log.json.lock"
 			estatetest.WriteFile(t, home, lock, lockJSON(tc.pid, host, time.Now().Add(-time.Hour)))
 			chtimes(t, home, lock, time.Now().Add(-time.Hour))
-			plain, line, command, envelope := checkHeld(t, home)
+			plain, line, command, envelope := checkHeld(t, user)
 			force := ""
 			if tc.end != "" {
 				force = "--force "
@@ -81,7 +86,7 @@ func TestBoardCheckLockHeldLineNamesTheWholeCommand(t *testing.T) {
 			if !sameLine(line, plain) || !sameLine(envelope, plain) {
 				t.Errorf("--json line %q, envelope line %q; want the plain line whole", line, envelope)
 			}
-			if want := "pa --home " + shellWord(home) + " dispatch unlock " + force + tc.flag; command != want {
+			if want := "pa dispatch unlock " + force + tc.flag; command != want {
 				t.Errorf("--json command %q; want %q", command, want)
 			}
 		})
@@ -119,7 +124,8 @@ func TestBoardCheckLockHeldLineWhenTheCommandDoesNotFit(t *testing.T) {
 		{"worst values, longest window", 2147483647, strings.Repeat(`"`, 255), []string{"--stale-window", "3000000000s"}, 362, ", " + forceWhen, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
+			user := t.TempDir()
+			home := filepath.Join(user, ".pa")
 			host := tc.host
 			if host == "" {
 				host = hostname()
@@ -132,7 +138,7 @@ func TestBoardCheckLockHeldLineWhenTheCommandDoesNotFit(t *testing.T) {
 			if err := os.Chtimes(filepath.Join(home, filepath.FromSlash(lock)), old, old); err != nil {
 				t.Skipf("this file system keeps no file time in 1902: %v", err)
 			}
-			plain, line, command, envelope := checkHeld(t, home, tc.args...)
+			plain, line, command, envelope := checkHeld(t, user, tc.args...)
 			end := `; clear it with the "command" this check prints with --json` + tc.end
 			if n := utf8.RuneCountInString(plain); n > tc.bound || !strings.HasPrefix(plain, estatetestDisplay(agent)+" held by pid ") ||
 				!strings.HasSuffix(plain, end) || strings.Contains(plain, "dispatch unlock") {
@@ -151,7 +157,7 @@ func TestBoardCheckLockHeldLineWhenTheCommandDoesNotFit(t *testing.T) {
 			if tc.pid == dead {
 				force = ""
 			}
-			if want := "pa --home " + shellWord(home) + " dispatch unlock " + force + "--agent " + agent; command != want {
+			if want := "pa dispatch unlock " + force + "--agent " + agent; command != want {
 				t.Errorf("--json command %q; want %q", command, want)
 			}
 		})

@@ -83,8 +83,8 @@ func TestAdviceNamesTheEstate(t *testing.T) {
 			}
 			r = pa("board", "check")
 			lead := fmt.Sprintf("agents/demo/spawn-log.json.lock held by pid %d ", live)
-			// The line's command is the default estate's (see problemLine).
-			if r.code != 2 || !strings.HasPrefix(r.stdout, lead) || !strings.HasSuffix(r.stdout, "; clear it with pa dispatch unlock --force --agent demo, "+forceWhen+"\n") {
+			// The line's command is the estate's, as every line's is.
+			if r.code != 2 || !strings.HasPrefix(r.stdout, lead) || !strings.HasSuffix(r.stdout, "; clear it with "+force) {
 				t.Errorf("board check: exit %d, stdout %q; want the line leading with %q and naming the command", r.code, r.stdout, lead)
 			}
 		})

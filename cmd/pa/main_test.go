@@ -100,10 +100,14 @@ type result struct {
 	took           time.Duration
 }
 
-// command is pa with args against the estate home, in the class's build,
-// with a clean environment (no PA_* from the caller) plus env.
+// command is pa with args against the estate home ("": the default
+// estate, no --home), in the class's build, with a clean environment (no
+// PA_* from the caller) plus env.
 func (c binClass) command(home string, env []string, args ...string) *exec.Cmd {
-	cmd := exec.Command(c.bin(), append([]string{"--home", home}, args...)...)
+	if home != "" {
+		args = append([]string{"--home", home}, args...)
+	}
+	cmd := exec.Command(c.bin(), args...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "PA_") {
 			cmd.Env = append(cmd.Env, kv)

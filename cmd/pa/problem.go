@@ -58,20 +58,16 @@ func unlockCommand(home, agent string, h locking.Holder) string {
 // the envelope's 360-character cut can drop only the end of its --force
 // sentence; where the command does not fit, the line says where it is.
 //
-// The lock-held line never names the estate's --home, even when it is not
-// the default: DIR is a path of any length, and beside the worst values
-// the bound leaves the command no room for it (an ordinary --home would
-// already cut the evidence of a holder alive in another pid namespace), so
-// its command is the default estate's. The whole command, --home
-// included, is problemCommand's (the --json "command" field); the plain
-// line is read by the operator who ran the check, in the estate they
-// named. The lines that are not bounded so name the command whole, --home
-// included: a lock name holding no regular file's, and a dispatch not on
-// the board's (`...; put it there with pa board repair --agent NAME`).
+// Every command a line names is the whole command for the estate the
+// check ran on, --home included when it is not the default: pasted, it acts
+// on that estate and no other. The lock-held line fits it in its bound as
+// lockHeldLine says (the evidence cut first); a --home too long for the
+// bound leaves it saying where the whole command is (the --json
+// "command"), never a command of another estate.
 func problemLine(home string, p dispatch.Problem) string {
 	switch p.Kind {
 	case dispatch.KindLockHeld:
-		return lockHeldLine(p)
+		return lockHeldLine(home, p)
 	case dispatch.KindNotOnBoard:
 		return fmt.Sprintf("dispatch %d is in %s but not on the board %s; put it there with %s",
 			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path), problemCommand(home, p))
