@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -158,14 +157,13 @@ func TestBoardCheckSaysWhichEvidenceDecided(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// The default estate, ~/.pa: its command names no --home, which
 			// leaves the line room for the whole evidence.
-			user := t.TempDir()
-			home := filepath.Join(user, ".pa")
+			user, home := defaultEstate(t)
 			estatetest.WriteFile(t, home, demoLog, emptyLog)
 			pid := tc.holder(t, home)
 			lead := fmt.Sprintf("agents/demo/spawn-log.json.lock held by pid %d on host \"%s\" (%s, age ", pid, hostname(), tc.described)
 			end := " past the 1ms stale window; clear it with pa dispatch unlock --force --agent demo, " + forceWhen
 			check := func(args ...string) result {
-				return runCmd(t, c.command("", []string{"HOME=" + user, "USERPROFILE=" + user}, append([]string{"board", "check"}, args...)...))
+				return c.runDefault(t, user, append([]string{"board", "check"}, args...)...)
 			}
 			r := check("--stale-window", "1ms")
 			if line := strings.TrimSuffix(r.stdout, "\n"); r.code != 2 || !strings.HasPrefix(line, lead) || !strings.HasSuffix(line, end) || strings.Contains(line, "\n") {

@@ -15,14 +15,13 @@ import (
 )
 
 // checkHeld runs board check on the default estate of the user whose home
-// folder is user (user/.pa: its commands name no --home) and returns its
+// folder is user (see defaultEstate) and returns its
 // one plain line, the --json problem's line and command, and the
 // envelope's one line.
 func checkHeld(t *testing.T, user string, args ...string) (plain, line, command, envelope string) {
 	t.Helper()
 	c := binClasses[0]
-	defaultHome := []string{"HOME=" + user, "USERPROFILE=" + user}
-	run := func(args ...string) result { return runCmd(t, c.command("", defaultHome, args...)) }
+	run := func(args ...string) result { return c.runDefault(t, user, args...) }
 	r := run(append([]string{"board", "check"}, args...)...)
 	if r.code != 2 || strings.Count(r.stdout, "\n") != 1 {
 		t.Fatalf("plain: exit %d, stdout %q; want exit 2 and one line", r.code, r.stdout)
@@ -64,8 +63,7 @@ func TestBoardCheckLockHeldLineNamesTheWholeCommand(t *testing.T) {
 		{"dead, a long agent", long, "--agent " + long, dead, "", "dead", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			user := t.TempDir()
-			home := filepath.Join(user, ".pa")
+			user, home := defaultEstate(t)
 			host := tc.host
 			if host == "" {
 				host = hostname()
@@ -124,8 +122,7 @@ func TestBoardCheckLockHeldLineWhenTheCommandDoesNotFit(t *testing.T) {
 		{"worst values, longest window", 2147483647, strings.Repeat(`"`, 255), []string{"--stale-window", "3000000000s"}, 362, ", " + forceWhen, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			user := t.TempDir()
-			home := filepath.Join(user, ".pa")
+			user, home := defaultEstate(t)
 			host := tc.host
 			if host == "" {
 				host = hostname()

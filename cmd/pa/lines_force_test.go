@@ -78,9 +78,11 @@ func TestEveryForceIsQualified(t *testing.T) {
 		{"board check, empty lock", empty, []string{"board", "check", "--stale-window", "1ms"}, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
+			// The default estate: the bounded board check line has room
+			// for its command only without a temp folder's --home.
+			user, home := defaultEstate(t)
 			tc.setup(t, home)
-			r := c.run(t, home, tc.args...)
+			r := c.runDefault(t, user, tc.args...)
 			out := r.stderr
 			if tc.stdout {
 				out = r.stdout
@@ -93,9 +95,9 @@ func TestEveryForceIsQualified(t *testing.T) {
 	}
 
 	t.Run("board check envelope", func(t *testing.T) {
-		home := t.TempDir()
+		user, home := defaultEstate(t)
 		alive(t, home)
-		r := c.run(t, home, "board", "check", "--stale-window", "1ms", "--hook-envelope")
+		r := c.runDefault(t, user, "board", "check", "--stale-window", "1ms", "--hook-envelope")
 		var env struct{ Problems []string }
 		if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || r.code != 0 || len(env.Problems) != 1 {
 			t.Fatalf("exit %d, stdout %q (%v); want exit 0 and one problem", r.code, r.stdout, err)

@@ -126,6 +126,22 @@ func (c binClass) run(t *testing.T, home string, args ...string) result {
 	return runCmd(t, c.command(home, nil, args...))
 }
 
+// defaultEstate is a user's home folder of its own and the default estate
+// in it (user/.pa), for the lines whose commands, in the default estate,
+// name no --home: a test's temp folder as --home would take room a bounded
+// line needs.
+func defaultEstate(t *testing.T) (user, home string) {
+	user = t.TempDir()
+	return user, filepath.Join(user, ".pa")
+}
+
+// runDefault runs pa on the default estate of the user whose home folder
+// is user (see defaultEstate) and waits for it.
+func (c binClass) runDefault(t *testing.T, user string, args ...string) result {
+	t.Helper()
+	return runCmd(t, c.command("", []string{"HOME=" + user, "USERPROFILE=" + user}, args...))
+}
+
 func runCmd(t *testing.T, cmd *exec.Cmd) result {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
