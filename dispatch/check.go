@@ -134,11 +134,17 @@ type CheckOptions struct {
 // way it reads the board again and reports only the dispatches still
 // missing: a dispatch whose writer is still writing it past the grace, or
 // whose writer died or lost its lock before its board write (row R24), is
-// reported. Errors: an *estate.AgentError; any other error of the FS (a
+// reported. Errors: an *estate.AgentError; an *estate.SpellingError for a
+// name whose folder the volume lists under another spelling (agents/Log for
+// log on a volume that ignores case: the check would report Log's files as
+// log's); any other error of the FS (a
 // name leading out of the estate, say), which callers may report with
 // [UnreadableProblem].
 func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	if err := estate.ValidateAgent(agent); err != nil {
+		return nil, err
+	}
+	if err := estate.CheckSpelling(fsys, agent); err != nil {
 		return nil, err
 	}
 	stale := opts.StaleWindow

@@ -2,6 +2,7 @@ package dispatch_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -189,5 +190,24 @@ func TestCheckGrowsLinearly(t *testing.T) {
 func TestDefaultStaleWindowIsTheSpecs(t *testing.T) {
 	if dispatch.DefaultStaleWindow != 60*time.Second {
 		t.Fatalf("DefaultStaleWindow = %v; want the spec's 60s", dispatch.DefaultStaleWindow)
+	}
+}
+
+// On a volume that ignores case, a check of log where agents/Log is is
+// refused with both spellings: its findings would be Log's, reported as
+// log's.
+func TestCheckRefusesAnotherSpellingOfAnAgent(t *testing.T) {
+	dir, fsys := caseFolding(t)
+	if _, err := dispatch.Open(context.Background(), fsys, "Log", "one", opts()); err != nil {
+		t.Fatal(err)
+	}
+	estatetest.WriteFile(t, dir, estate.BoardPath("Log"), `{"version":1,"items":[]}`)
+	if p, err := dispatch.Check(fsys, "Log", dispatch.CheckOptions{}); err != nil || len(p) != 1 {
+		t.Fatalf("Check(Log) = %+v, %v; want its one dispatch not on the board", p, err)
+	}
+	p, err := dispatch.Check(fsys, "log", dispatch.CheckOptions{})
+	var se *estate.SpellingError
+	if !errors.As(err, &se) || se.OnDisk != "Log" || p != nil {
+		t.Fatalf("Check(log) beside Log = %+v, %v; want a *estate.SpellingError spelled Log on disk", p, err)
 	}
 }

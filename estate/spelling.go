@@ -57,6 +57,11 @@ func (e *SpellingError) Is(target error) bool { return target == ErrSpelling }
 // no error (nil): a new agent; [MakeAgentDir] checks again once its folder
 // is made, so that two writers creating Log and log at once cannot merge.
 //
+// Only the agent's own name is checked, not agents/ itself: an estate
+// whose agents/ is listed as Agents/ on a volume that ignores case is one
+// folder there, which every agent's name reaches alike, so no two agents
+// merge through it; refusing it would block an estate that works.
+//
 // It is nil too when agent is not valid ([ValidateAgent] reports that) or
 // when the folder's name or agents/ cannot be read (a listing refused, a
 // name leading out of the estate): the command's own reads report that.

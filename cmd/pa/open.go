@@ -46,7 +46,9 @@ otherwise on disk on a volume that ignores case, a title that
 is not valid UTF-8, a spawn-log or board that does not parse: nothing is
 written); 2 the lock is held, the wait
 was interrupted or a file operation of the lock failed (nothing is written),
-or the lock was lost before the board write or the board write failed (the
+a rename or remove was refused because the file is another user's (the lock,
+or the spawn-log the commit replaces: the line names the file and its owner,
+nothing is written), or the lock was lost before the board write or the board write failed (the
 record is in the spawn-log, the line names its id and the pa board repair
 command that puts it on the board). Each exit-2 line leads with the lock and its
 holder's pid, or says there is none, and names one command.
