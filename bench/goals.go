@@ -156,6 +156,20 @@ func goals(res *results) []goal {
 		add(what, measured, judge(r, g.limit))
 	}
 
+	// The board check's growth: linear in the records (a set of the
+	// board's ids, not a look through the board per record). Ten times the
+	// records take at most 20x as long; a quadratic check would take 100x.
+	// This was a timed test of dispatch until it failed under load (7 of
+	// 50 runs at a load average of 14 on 2 cores): a ratio belongs here.
+	checkWhat := "Growth: pa board check at 100k records, at most 20x its time at 10k (linear; quadratic would be 100x)"
+	if res.Growth == nil || len(res.Growth.Rounds[big]) == 0 || len(res.Growth.Rounds[big/10]) == 0 {
+		add(checkWhat, "-", notRun)
+	} else {
+		large, small := growthOf(res.Growth.Rounds[big]).Check, growthOf(res.Growth.Rounds[big/10]).Check
+		r := ratio(float64(large), float64(small))
+		add(checkWhat, fmt.Sprintf("%s (%s vs %s)", fmtRatio(r), fmtDur(large), fmtDur(small)), judge(r, 20))
+	}
+
 	// Burst.
 	for _, c := range paClasses {
 		none := fmt.Sprintf("Burst of 1,024 pa dispatch open, %s: none gives up within the default wait", c.Name)

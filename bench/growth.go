@@ -42,6 +42,7 @@ type growthRound struct {
 	SpawnerRSS int64         // the spawner's own ru_maxrss: a floor under PeakRSS
 	WriteOnce  time.Duration // writing the spawn-log pa wrote, once, in-process
 	WriteBoth  time.Duration // writing the spawn-log and the board pa wrote, once each
+	Check      time.Duration // the whole `pa board check` process on the estate pa wrote
 }
 
 // growthRun runs pa once on the estate in dir (restored from in first),
@@ -80,6 +81,16 @@ func growthRun(pa, dir string, in *growthInput, verifyFormat bool) (growthRound,
 		return growthRound{}, fmt.Errorf("after pa dispatch open at %d records: %w", in.N, err)
 	}
 	round := growthRound{Open: rep.Wall, PeakRSS: rep.PeakRSS, SpawnerRSS: rep.SelfRSS}
+	// Every dispatch is on the board: the check reads both files whole,
+	// matches each record to an item and reports nothing.
+	check, err := spawn(pa, "--home", home, "board", "check", "--agent", growthAgent)
+	if err != nil {
+		return growthRound{}, fmt.Errorf("pa board check at %d records: %w", in.N+1, err)
+	}
+	if check.ExitCode != 0 {
+		return growthRound{}, fmt.Errorf("pa board check at %d records: exit %d, want 0 (every dispatch on the board); stdout: %s; stderr: %s", in.N+1, check.ExitCode, check.Stdout, check.Stderr)
+	}
+	round.Check = check.Wall
 	once := filepath.Join(dir, "write-once")
 	if err := os.MkdirAll(once, 0o755); err != nil {
 		return growthRound{}, err

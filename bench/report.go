@@ -130,6 +130,7 @@ func handoffTable(h *handoffResult) table {
 // growthFigures are one size's growth figures.
 type growthFigures struct {
 	Open, WriteOnce, WriteBoth time.Duration // medians
+	Check                      time.Duration // median
 	OpenVsOnce                 float64       // median of the per-round ratios
 	PeakRSS                    int64         // median
 	SpawnerRSS                 int64         // the largest spawner's own peak: a floor under PeakRSS
@@ -141,6 +142,7 @@ func growthOf(rs []growthRound) growthFigures {
 	once := pick(rs, func(r growthRound) time.Duration { return r.WriteOnce })
 	f.Open, f.WriteOnce = median(open), median(once)
 	f.WriteBoth = median(pick(rs, func(r growthRound) time.Duration { return r.WriteBoth }))
+	f.Check = median(pick(rs, func(r growthRound) time.Duration { return r.Check }))
 	f.OpenVsOnce = median(pairedRatios(open, once))
 	rss := make([]int64, 0, len(rs))
 	for _, r := range rs {
@@ -157,7 +159,7 @@ func growthOf(rs []growthRound) growthFigures {
 func growthTable(g *growthResult) table {
 	t := table{
 		Title: "4. Growth: one whole `pa dispatch open` process",
-		Head:  []string{"records", "spawn-log", "board", "pa dispatch open", "write the spawn-log once", "ratio", "write both once", "peak memory", "vs spawn-log size"},
+		Head:  []string{"records", "spawn-log", "board", "pa dispatch open", "write the spawn-log once", "ratio", "write both once", "peak memory", "vs spawn-log size", "pa board check"},
 	}
 	var floorRSS int64
 	for _, n := range g.Sizes {
@@ -165,12 +167,13 @@ func growthTable(g *growthResult) table {
 		floorRSS = max(floorRSS, f.SpawnerRSS)
 		t.Rows = append(t.Rows, []string{fmt.Sprintf("%d", n), fmtBytes(g.FileSize[n]), fmtBytes(g.BoardSize[n]),
 			fmtDur(f.Open), fmtDur(f.WriteOnce), fmtRatio(f.OpenVsOnce), fmtDur(f.WriteBoth),
-			fmtBytes(f.PeakRSS), fmtRatio(ratio(float64(f.PeakRSS), float64(g.FileSize[n])))})
+			fmtBytes(f.PeakRSS), fmtRatio(ratio(float64(f.PeakRSS), float64(g.FileSize[n]))), fmtDur(f.Check)})
 	}
 	t.Notes = []string{
 		fmt.Sprintf("The real binary (go build ./cmd/pa), run as `pa --home DIR dispatch open --agent %s --title growth` on an estate holding that many records in the spawn-log and as many items on the board (the state after that many opens), generated in the packages' format and checked with spawnlog.Read and board.Read, and, after the first run of each size, byte for byte against what pa wrote. Rounds: %d, the sizes interleaved, the input restored (fsynced) before each run; after each run the spawn-log and the board hold exactly one more, and nothing else is left beside them.",
 			growthAgent, len(g.Rounds[g.Sizes[0]])),
 		"pa dispatch open: the process's wall time, start to exit. Write once: the spawn-log pa wrote, written again in-process with the same path (temp, write, fsync, rename over an existing file, folder fsync); write both: the board too. Ratio: the median of open / write-once within each round. Peak memory: pa's ru_maxrss; its ratio is to the spawn-log's size.",
+		fmt.Sprintf("pa board check: the process's wall time, `pa --home DIR board check --agent %s` run after each open on the estate it wrote (every dispatch on the board, so it reads both files whole, matches each record to its item and reports nothing).", growthAgent),
 		fmt.Sprintf("pa is started by a small spawner process (this binary again), not by the harness: on Linux a child's ru_maxrss is at least the peak memory of the process that started it, and the harness holds the inputs. The spawners' own peak was at most %s, a floor under the peak memory shown.", fmtBytes(floorRSS)),
 	}
 	return t
