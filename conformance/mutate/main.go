@@ -48,7 +48,7 @@ import (
 )
 
 // packages are the tests run against each mutation.
-var packages = []string{"./internal/lockspec", "./locking/...", "./vfs/osfs/...", "./conformance"}
+var packages = []string{"./internal/lockspec", "./locking/...", "./vfs/osfs/...", "./conformance", "./conformance/powercut"}
 
 func main() {
 	runFlag := flag.String("run", "", "only the mutations whose name matches this regexp")

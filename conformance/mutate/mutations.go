@@ -314,4 +314,21 @@ var mutations = []mutation{
 	{"a kernelLock claim with a key twice counts", "parseIdentity",
 		`json.Unmarshal(v, &obj) != nil || len(obj) != 2 || !keysOnce(v) {`,
 		`json.Unmarshal(v, &obj) != nil || len(obj) != 2 {`},
+	// What a power cut needs (conformance/powercut): each sync, and the
+	// sweep of the board's temp files.
+	{"commit a temp file that is not synced", "writeParts",
+		`err = f.Sync()`,
+		`err = nil`},
+	{"commit without syncing the folder after the rename", "Hold.writeFenced",
+		`if err := vfs.SyncDir(h.fsys, path.Dir(name)); err != nil {`,
+		`if err := error(nil); path.Dir(name) == "" && err != nil {`},
+	{"link a pending file that is not synced", "Hold.writePending",
+		`err = f.Sync()`,
+		`err = nil`},
+	{"make a folder without syncing its parent", "MkdirAll",
+		`return SyncDir(fsys, path.Dir(name))`,
+		`return nil`},
+	{"leave a dead owner's temp file beside the board", "Hold.WriteFenced",
+		`h.e.sweepTemps(h.fsys, name)`,
+		`_ = name`},
 }

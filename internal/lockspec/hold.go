@@ -85,10 +85,16 @@ func (h *Hold) Commit(data ...[]byte) error {
 // commit, the board write). data is the content in parts, as for
 // [Hold.Commit]. It returns ErrLockLost, writing nothing, when the fence
 // refuses, and a *NotSyncedError when the rename landed but the folder sync
-// failed. No step is reported and the sweep never touches its temp files.
+// failed. No step is reported. The acquire's sweep never touches its temp
+// files (they are beside name, not the lock); WriteFenced itself removes
+// those of name's whose owner is on this host and provably dead before it
+// writes (sweepTemps).
 func (h *Hold) WriteFenced(name string, data ...[]byte) error {
 	if err := checkName(name); err != nil {
 		return err
+	}
+	if !h.released {
+		h.e.sweepTemps(h.fsys, name)
 	}
 	return h.writeFenced(name, data, false, nil)
 }

@@ -63,6 +63,12 @@ func (h *Hold) writePending(now time.Time) (string, []byte, error) {
 	if err == nil && n != len(content) {
 		err = io.ErrShortWrite // a Writer that breaks its contract: never link a torn record
 	}
+	// Synced before its link(): a power cut may land the link's folder
+	// entry without the file's data, and an empty lock is a block that
+	// no boot id in it can prove dead (conformance/powercut).
+	if err == nil {
+		err = f.Sync()
+	}
 	// Closed before its link(): a close that fails (a write-back error)
 	// leaves the bytes in doubt, and nothing is linked.
 	if cerr := f.Close(); err == nil {

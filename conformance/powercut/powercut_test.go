@@ -1,0 +1,207 @@
+package powercut_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/board"
+	"github.com/pa-toolkit/pa/dispatch"
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/spawnlog"
+	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/crashfs"
+)
+
+var large = flag.Bool("powercut.large", false, "run the larger power-cut workload (more dispatches, more sampled states per cut)")
+
+const agent = "demo"
+
+// success is an open or repair that reported success once the volume had
+// recorded ops operations: a cut at or after ops must keep what it wrote.
+type success struct {
+	ops int
+	id  int // the dispatch opened
+}
+
+// workload runs n opens on fsys, with a repair after every third, as
+// processes of the machine's first boot, and returns what each reported.
+func workload(t *testing.T, fsys *crashfs.FS, m *locktest.Machine, n int) []success {
+	t.Helper()
+	var done []success
+	for i := range n {
+		p := m.SpawnIn(0)
+		rec, err := dispatch.Open(context.Background(), fsys, agent, fmt.Sprintf("dispatch %d", i+1), options(p))
+		if err != nil {
+			t.Fatalf("open %d on the live volume: %v", i+1, err)
+		}
+		done = append(done, success{ops: fsys.Ops(), id: rec.ID})
+		m.Kill(p.PID())
+		if i%3 == 2 {
+			p := m.SpawnIn(0)
+			if _, err := dispatch.Repair(context.Background(), fsys, agent, options(p)); err != nil {
+				t.Fatalf("repair after open %d: %v", i+1, err)
+			}
+			m.Kill(p.PID())
+		}
+	}
+	return done
+}
+
+// options are the lock's options for one fake process: a short wait, so
+// that a block shows as a timeout at once rather than after 10 s.
+func options(p *locktest.IdentityProcess) locking.Options {
+	return locking.Options{Host: p, Timeout: 20 * time.Millisecond, PollInterval: time.Millisecond}
+}
+
+// TestEveryReportedSuccessSurvivesACut runs the workload on a POSIX
+// volume with hard links (the crash model's conservative floor) and checks
+// every state of a cut after each of its operations. Each of these makes
+// it fail: the pending file not synced before its link (an empty lock, a
+// block), the commit's temp file or folder not synced (a record reported
+// and lost), a folder made and its parent not synced (the estate lost),
+// the board's temp files of dead owners not swept (left beside the board).
+//
+// Not yet here: the crash model's exFAT volume, which has no hard links.
+// There the exclusive create leaves an empty lock at a cut (a block), and
+// a cut in the spawn-log's rename can leave neither name but the dead
+// owner's complete temp file, which the sweep removes: the directory
+// publish and the restore of such a temp file are what it needs.
+func TestEveryReportedSuccessSurvivesACut(t *testing.T) {
+	for _, exfat := range []bool{false} {
+		name := "posix"
+		if exfat {
+			name = "exfat"
+		}
+		t.Run(name, func(t *testing.T) {
+			dispatches, samples := 6, 2
+			if *large {
+				dispatches, samples = 20, 8
+			}
+			m := locktest.NewMachine("host")
+			m.SetBoot("11111111-1111-1111-1111-111111111111")
+			fsys := crashfs.New(crashfs.Options{ExFAT: exfat, BlockSize: 512})
+			done := workload(t, fsys, m, dispatches)
+			m.SetBoot("22222222-2222-2222-2222-222222222222")
+			rng := rand.New(rand.NewPCG(1, uint64(len(name))))
+			bad := 0
+			kinds := map[string]int{}
+			for n := 0; n <= fsys.Ops(); n++ {
+				cut, err := fsys.CutAt(n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, st := range cut.States(rng, samples) {
+					if msg := nextBoot(m, st.FS(), done, n); msg != "" {
+						bad++
+						if kinds[category(msg)] == 0 {
+							t.Errorf("cut after op %d (%s): %s\n%s", n, fsys.Op(n-1), msg, st)
+						}
+						kinds[category(msg)]++
+					}
+				}
+			}
+			if bad > 5 {
+				t.Errorf("... %d bad states in all: %v", bad, kinds)
+			}
+		})
+	}
+}
+
+// nextBoot runs the next boot's open on what a cut after op n left and
+// returns what is wrong with it, "" when every invariant holds.
+func nextBoot(m *locktest.Machine, fsys vfs.FS, done []success, n int) string {
+	p := m.SpawnIn(0)
+	defer m.Kill(p.PID())
+	rec, err := dispatch.Open(context.Background(), fsys, agent, "after the cut", options(p))
+	if err != nil {
+		return fmt.Sprintf("the next open failed: %v", err)
+	}
+	log, err := spawnlog.Read(fsys, agent)
+	if err != nil {
+		return fmt.Sprintf("the spawn-log does not parse after the next open: %v", err)
+	}
+	count := map[int]int{}
+	for _, r := range log.Records {
+		count[r.ID]++
+	}
+	for _, s := range done {
+		if s.ops <= n && count[s.id] != 1 {
+			return fmt.Sprintf("dispatch %d, reported opened at op %d, is in the spawn-log %d times", s.id, s.ops, count[s.id])
+		}
+	}
+	if count[rec.ID] != 1 {
+		return fmt.Sprintf("the next open's dispatch %d is in the spawn-log %d times", rec.ID, count[rec.ID])
+	}
+	b, err := board.Read(fsys, agent)
+	if err != nil {
+		return fmt.Sprintf("the board does not parse after the next open: %v", err)
+	}
+	if left := leftovers(fsys); len(left) > 0 {
+		return fmt.Sprintf("left beside the spawn-log after the next open: %q", left)
+	}
+	onBoard := map[int]bool{}
+	for _, it := range b.Items {
+		onBoard[it.DispatchID] = true
+	}
+	var missing []int
+	for id := range count {
+		if !onBoard[id] {
+			missing = append(missing, id)
+		}
+	}
+	slices.Sort(missing)
+	problems, err := dispatch.Check(fsys, agent, dispatch.CheckOptions{InFlightGrace: time.Millisecond})
+	if err != nil {
+		return fmt.Sprintf("board check failed: %v", err)
+	}
+	var reported []int
+	for _, pr := range problems {
+		if pr.Kind != dispatch.KindNotOnBoard {
+			return fmt.Sprintf("board check reports %s %s", pr.Kind, pr.Path)
+		}
+		reported = append(reported, pr.DispatchID)
+	}
+	slices.Sort(reported)
+	if !slices.Equal(missing, reported) {
+		return fmt.Sprintf("board check reports %v not on the board, want %v", reported, missing)
+	}
+	return ""
+}
+
+// leftovers are the names in the agent's folder and its board folder other
+// than the spawn-log, the board folder and the board.
+func leftovers(fsys vfs.FS) []string {
+	var left []string
+	for _, dir := range []string{estate.AgentDir(agent), estate.BoardDir(agent)} {
+		entries, err := fsys.ReadDir(dir)
+		if err != nil {
+			left = append(left, dir+": "+err.Error())
+			continue
+		}
+		for _, e := range entries {
+			p := dir + "/" + e.Name()
+			if p == estate.SpawnLogPath(agent) || p == estate.BoardDir(agent) || p == estate.BoardPath(agent) {
+				continue
+			}
+			left = append(left, p)
+		}
+	}
+	return left
+}
+
+func category(msg string) string {
+	for _, k := range []string{"empty lock", "torn", "times", "does not parse", "left beside", "board check", "failed"} {
+		if strings.Contains(msg, k) {
+			return k
+		}
+	}
+	return msg
+}

@@ -1,0 +1,34 @@
+package lockspec
+
+import (
+	"path"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// sweepTemps removes the temp files of target (target.tmp-<host>-<pid>-
+// <attempt>, the names [Hold.WriteFenced] writes) whose owner is on this
+// host and provably dead, judged as the sweep judges the names beside the
+// lock (ownerDead, removeLeftover). WriteFenced calls it under the hold,
+// before it writes target: such a file (the board's) is beside target, not
+// beside the lock, so the acquire's sweep never sees it, and a writer
+// killed or cut off by a power cut between its create and its rename
+// would leave it there for good (conformance/powercut). Like the sweep, it
+// never fails the write and reports no step.
+func (e *env) sweepTemps(fsys vfs.FS, target string) {
+	t := newNames(target, HostHash(e.host.Hostname()), e.host.PID())
+	entries, err := vfs.ReadDirPrefix(fsys, t.dir, []string{t.tempP})
+	if err != nil {
+		return
+	}
+	for _, de := range entries {
+		if de.IsDir() {
+			continue
+		}
+		kind, o := t.classify(de.Name())
+		if kind != ownerInName || !e.ownerDead(o, t) {
+			continue
+		}
+		e.removeLeftover(fsys, t, path.Join(t.dir, de.Name()), noStep)
+	}
+}
