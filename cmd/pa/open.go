@@ -73,14 +73,14 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 
 	// The wait line (on a terminal) and the break line, on stderr; none
 	// with --json, and none once Open has returned.
-	events := &lockEvents{stderr: out.stderr, a: g.adviceFor(c.Agent)}
+	events := &lockEvents{stderr: out.stderr, a: g.adviceFor(c.Agent, fsys)}
 	if !c.JSON {
 		events.observe(&opts, isTerminal(out.stderr))
 	}
 	rec, err := dispatch.Open(ctx, fsys, c.Agent, c.Title, opts)
 	events.end()
 	if err != nil {
-		return openError(fsys, g.adviceFor(c.Agent), c.Wait, rec, err, opts)
+		return openError(fsys, g.adviceFor(c.Agent, fsys), c.Wait, rec, err, opts)
 	}
 	if c.JSON {
 		_, err = fmt.Fprintf(out.stdout, "%s\n", marshalJSON(rec))

@@ -84,7 +84,7 @@ func (c *repairCmd) Run(ctx context.Context, g *globals, out *output) error {
 	all := []jsonAdded{}
 	code := exitOK
 	for _, agent := range agents {
-		added, err := c.repairOne(ctx, fsys, g.adviceFor(agent), opts, out)
+		added, err := c.repairOne(ctx, fsys, g.adviceFor(agent, fsys), opts, out)
 		for _, it := range added {
 			all = append(all, jsonAdded{Agent: agent, Path: estate.BoardPath(agent), Item: it})
 			if !c.JSON {
@@ -100,7 +100,7 @@ func (c *repairCmd) Run(ctx context.Context, g *globals, out *output) error {
 			// it is bad input, exit 1).
 			err = &exitError{code: exitProblem, msg: plainError(agent, err)}
 		} else {
-			err = repairError(fsys, g.adviceFor(agent), c.Wait, added, err, opts)
+			err = repairError(fsys, g.adviceFor(agent, fsys), c.Wait, added, err, opts)
 		}
 		var ee *exitError
 		if c.Agent != "" || ctx.Err() != nil || !errors.As(err, &ee) {
