@@ -182,3 +182,34 @@ func TestCheckNotOnAnotherUsersBoard(t *testing.T) {
 		}
 	})
 }
+
+// An open by another user whose spawn-log commit lands (the spawn-log is
+// that user's) but whose board write is refused (the board is the estate
+// owner's, in a sticky folder): the line names the refused rename and the
+// board's owner, and advises the repair run as that user or root, which
+// then puts the dispatch on the board.
+func TestOpenOntoAnotherUsersBoard(t *testing.T) {
+	eachBinClass(t, func(t *testing.T, c binClass) {
+		home := stickyEstate(t, c)
+		if err := os.Lchown(filepath.Join(home, filepath.FromSlash(logName)), otherUID, otherUID); err != nil {
+			t.Fatal(err)
+		}
+		owner := shownUser(estateUID)
+		repair := "pa --home " + home + " board repair --agent demo"
+
+		r := runAs(t, c, otherUID, home, "dispatch", "open", "--agent", "demo", "--title", "second")
+		oneLineWith(t, "open as another user", r, "", "pa: agents/demo/spawn-log.json.lock (no holder): dispatch 2 is in agents/demo/spawn-log.json but not on the board: "+
+			"renaming this writer's temp file over agents/demo/board/board.json was refused (operation not permitted): it belongs to "+owner+
+			", and only that user or root can replace it; put it there with "+repair+" as "+owner+" or as root\n")
+		// The premise: the bare repair is refused to that reader.
+		if r := runAs(t, c, otherUID, home, "board", "repair", "--agent", "demo"); r.code != exitProblem || !strings.Contains(r.stderr, "was refused") {
+			t.Errorf("repair as uid %d: exit %d, stderr %q; want it refused", otherUID, r.code, r.stderr)
+		}
+		if r := runAs(t, c, estateUID, home, "board", "repair", "--agent", "demo"); r.code != 0 || !strings.Contains(r.stdout, `added dispatch 2 ("second")`) {
+			t.Errorf("the advised repair as %s: exit %d, stdout %q, stderr %q", owner, r.code, r.stdout, r.stderr)
+		}
+		if r := runAs(t, c, otherUID, home, "board", "check", "--agent", "demo"); r.code != 0 {
+			t.Errorf("check after the repair: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+}

@@ -161,6 +161,16 @@ func repairCommand(home, agent string) string {
 	return programFor(home) + " board repair " + agentFlag(agent)
 }
 
+// repair is the repair command for a's agent, run as the owner of its
+// board or lock folder or as root where only they can (repairOnly).
+func (a advice) repair() string {
+	cmd := repairCommand(a.home, a.agent)
+	if owner, ok := repairOnly(a.fsys, a.agent); ok {
+		return asOwner(cmd, owner)
+	}
+	return cmd
+}
+
 // repairError turns an error of dispatch.Repair into pa's line and exit
 // code, in the words of pa dispatch open's (openError): 2 for the lock
 // (held, lost before the board's rename, the wait interrupted, a file
