@@ -164,7 +164,7 @@ func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProble
 	}
 	out := make([]jsonProblem, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, jsonProblem{Problem: p, Command: problemCommand(g.home, p), Line: problemLine(g.home, p)})
+		out = append(out, jsonProblem{Problem: p, Command: problemCommand(g.home, p), Line: problemLineAs(g.home, p, commandOnly(fsys, p))})
 	}
 	return out, nil
 }

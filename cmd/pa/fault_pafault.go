@@ -8,7 +8,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/lockspec"
+	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/nolinkfs"
 )
@@ -21,9 +23,19 @@ import (
 //   - PA_FAULT_STEP=<step> (a lockspec.Step name, e.g. commit:renamed) kills
 //     this process with SIGKILL (TerminateProcess on Windows) the first time
 //     the lock reaches that step.
+//   - PA_FAULT_LOSE_LOCK_AT=<step> removes every agent's spawn-log lock
+//     (agents/*/spawn-log.json.lock) the first time the lock reaches that
+//     step, as if another process had taken it: at commit:renamed (the
+//     spawn-log's commit; the board write reports no step), the board
+//     write's fence then finds the lock lost.
+
+// loseLockEstate is the estate faultFS was given, whose locks
+// PA_FAULT_LOSE_LOCK_AT removes.
+var loseLockEstate vfs.FS
 
 // faultFS wraps fsys in nolinkfs when PA_FAULT_LINK_ERRNO is set.
 func faultFS(fsys vfs.FS) (vfs.FS, error) {
+	loseLockEstate = fsys
 	name := os.Getenv("PA_FAULT_LINK_ERRNO")
 	if name == "" {
 		return fsys, nil
@@ -35,18 +47,28 @@ func faultFS(fsys vfs.FS) (vfs.FS, error) {
 	return nolinkfs.New(fsys, errno), nil
 }
 
-// faultStep returns a step hook that kills the process at PA_FAULT_STEP, or
-// an error when that is not a step of the lock.
+// faultStep returns a step hook that kills the process at PA_FAULT_STEP
+// and loses the lock at PA_FAULT_LOSE_LOCK_AT, or an error when either is
+// not a step of the lock.
 func faultStep() (func(lockspec.Step), error) {
-	want := lockspec.Step(os.Getenv("PA_FAULT_STEP"))
-	if want == "" {
+	kill, err := stepOf("PA_FAULT_STEP")
+	if err != nil {
+		return nil, err
+	}
+	lose, err := stepOf("PA_FAULT_LOSE_LOCK_AT")
+	if err != nil {
+		return nil, err
+	}
+	if kill == "" && lose == "" {
 		return nil, nil
 	}
-	if !slices.Contains(lockspec.Steps, want) {
-		return nil, fmt.Errorf("PA_FAULT_STEP %q is not a step of the lock", want)
-	}
+	lost := false
 	return func(s lockspec.Step) {
-		if s != want {
+		if s == lose && !lost {
+			lost = true
+			loseLocks()
+		}
+		if s != kill {
 			return
 		}
 		if p, err := os.FindProcess(os.Getpid()); err == nil {
@@ -56,4 +78,24 @@ func faultStep() (func(lockspec.Step), error) {
 			time.Sleep(time.Hour) // the kill is on its way; never go past the step
 		}
 	}, nil
+}
+
+// stepOf is the step the environment variable env names, "" when unset.
+func stepOf(env string) (lockspec.Step, error) {
+	s := lockspec.Step(os.Getenv(env))
+	if s != "" && !slices.Contains(lockspec.Steps, s) {
+		return "", fmt.Errorf("%s %q is not a step of the lock", env, s)
+	}
+	return s, nil
+}
+
+// loseLocks removes every agent's spawn-log lock in the estate.
+func loseLocks() {
+	if loseLockEstate == nil {
+		return
+	}
+	agents, _ := loseLockEstate.ReadDir(estate.AgentsDir)
+	for _, a := range agents {
+		_ = loseLockEstate.Remove(locking.LockName(estate.SpawnLogPath(a.Name())))
+	}
 }

@@ -53,23 +53,34 @@ const commandInJSON = `the "command" this check prints with --json`
 // another pid namespace, a file time decades off, a stale window of years,
 // a hostile acquiredAt), the acquiredAt shown is cut, then the host shown,
 // each ending in "..." (--json keeps them whole).
-func lockHeldLine(home string, p dispatch.Problem) string {
+//
+// owner, when not "", is the user who alone, but root, can clear the lock
+// (lockOnly): the command, or commandInJSON, is then said run as that user
+// or root (asOwner), within the same bound.
+func lockHeldLine(home string, p dispatch.Problem, owner string) string {
 	bound := maxHeldLine
 	if p.Lock.State == locking.StateDead {
 		bound = maxDeadLine
 	}
+	as := func(cmd string) string {
+		if owner == "" {
+			return cmd
+		}
+		return asOwner(cmd, owner)
+	}
 	h := p.Lock
-	if line, ok := fitHeld(p, h, problemCommand(home, p), bound); ok {
+	if line, ok := fitHeld(p, h, as(problemCommand(home, p)), bound); ok {
 		return line
 	}
-	line, ok := fitHeld(p, h, commandInJSON, bound)
+	inJSON := as(commandInJSON)
+	line, ok := fitHeld(p, h, inJSON, bound)
 	for _, v := range []*string{&h.AcquiredAt, &h.Hostname} {
 		whole := *v
 		for end := len(whole); !ok && end > 0; {
 			_, size := utf8.DecodeLastRuneInString(whole[:end])
 			end -= size
 			*v = whole[:end] + "..."
-			line, ok = fitHeld(p, h, commandInJSON, bound)
+			line, ok = fitHeld(p, h, inJSON, bound)
 		}
 	}
 	return line

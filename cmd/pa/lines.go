@@ -8,6 +8,7 @@ import (
 	"github.com/pa-toolkit/pa/internal/display"
 	"github.com/pa-toolkit/pa/internal/lockview"
 	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/vfs"
 )
 
 // The exit-2 lines of a lock. Each leads with the lock (the agent capped for
@@ -24,11 +25,14 @@ type advice struct {
 	home  string // --home made absolute, "" for the default estate
 	dir   string // the estate's folder (globals.dir)
 	agent string
+	// fsys is the estate, read when a line is written to tell whether
+	// this user can run the unlock it advises (lockOnly); nil: it can.
+	fsys vfs.FS
 }
 
-// adviceFor is the advice for agent in g's estate (opened).
-func (g *globals) adviceFor(agent string) advice {
-	return advice{pa: g.program(), home: g.home, dir: g.dir, agent: agent}
+// adviceFor is the advice for agent in g's estate, opened as fsys.
+func (g *globals) adviceFor(agent string, fsys vfs.FS) advice {
+	return advice{pa: g.program(), home: g.home, dir: g.dir, agent: agent, fsys: fsys}
 }
 
 // lock is the agent's spawn-log lock, capped for display.
@@ -60,12 +64,16 @@ func holder(h locking.Holder) string {
 const forceOnlyWhen = "only once the holder's process is gone or stuck, never while it still runs"
 
 // clearWith names the command that clears a lock held by h and, for a
-// holder not provably dead, when --force is right.
+// holder not provably dead, when --force is right; run as the lock's
+// owner or root where only they can move it (lockOnly).
 func (a advice) clearWith(h locking.Holder) string {
 	if h.Mode.IsDir() {
 		return notALock
 	}
 	cmd := a.unlock(h.State)
+	if owner, ok := lockOnly(a.fsys, a.agent); ok {
+		cmd = asOwner(cmd, owner)
+	}
 	if h.State == locking.StateDead {
 		return "clear it with " + cmd
 	}

@@ -75,14 +75,14 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 
 	// The wait line (on a terminal) and the break line, on stderr; none
 	// with --json, and none once Open has returned.
-	events := &lockEvents{stderr: out.stderr, a: g.adviceFor(c.Agent)}
+	events := &lockEvents{stderr: out.stderr, a: g.adviceFor(c.Agent, fsys)}
 	if !c.JSON {
 		events.observe(&opts, isTerminal(out.stderr))
 	}
 	rec, err := dispatch.Open(ctx, fsys, c.Agent, c.Title, opts)
 	events.end()
 	if err != nil {
-		return openError(fsys, g.adviceFor(c.Agent), c.Wait, rec, err, opts)
+		return openError(fsys, g.adviceFor(c.Agent, fsys), c.Wait, rec, err, opts)
 	}
 	if c.JSON {
 		_, err = fmt.Fprintf(out.stdout, "%s\n", marshalJSON(rec))
@@ -119,12 +119,17 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 		// Row R24: the fence before the board's rename found the lock
 		// taken from this writer; name whoever holds it now.
 		return fail(exitProblem, "%sthis writer's lock was lost before the board write: dispatch %d is in the spawn-log but not on the board; put it there with %s",
-			then(a.now(fsys, opts).lead), nb.DispatchID, repairCommand(a.home, agent))
+			then(a.now(fsys, opts).lead), nb.DispatchID, a.repair())
 	case errors.As(err, &nb):
 		// The board write failed after the commit: only the board is
-		// missing it, and repair puts it there.
+		// missing it, and repair puts it there (run as the board's owner
+		// or root where only they can replace it, a refusal named so).
+		why := plainError(agent, nb.Err)
+		if r, ok := refusedByOwner(fsys, agent, nb.Err); ok {
+			why = r.String()
+		}
 		return fail(exitProblem, "%sdispatch %d is in %s but not on the board: %s; put it there with %s",
-			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), plainError(agent, nb.Err), repairCommand(a.home, agent))
+			then(a.now(fsys, opts).lead), nb.DispatchID, estate.Display(agent, estate.SpawnLogPath(agent)), why, a.repair())
 	case errors.Is(err, locking.ErrLockLost):
 		// Fenced out again and again until the wait ran out: name whoever
 		// holds the lock now.

@@ -49,8 +49,12 @@ func (r refusal) String() string {
 
 // as is cmd to be run as the file's owner or as root: `pa dispatch unlock
 // --agent demo as uid 4001 (alice) or as root`.
-func (r refusal) as(cmd string) string {
-	return cmd + " as " + r.owner + " or as root"
+func (r refusal) as(cmd string) string { return asOwner(cmd, r.owner) }
+
+// asOwner is cmd to be run as owner (`uid 4001 (alice)`) or as root, the
+// words of every line whose command only that user or root can run.
+func asOwner(cmd, owner string) string {
+	return cmd + " as " + owner + " or as root"
 }
 
 // ofLock reports whether the refused file is agent's lock.

@@ -42,6 +42,15 @@ func shownUser(uid int) string {
 // root can make it (CI runs as root).
 func stickyEstate(t *testing.T, c binClass) (home string) {
 	t.Helper()
+	_, home = stickyEstateAt(t, c, "estate")
+	return home
+}
+
+// stickyEstateAt is stickyEstate at leaf in the sticky folder dir: with
+// leaf ".pa", the default estate of a user whose home folder is dir (see
+// runDefaultAs).
+func stickyEstateAt(t *testing.T, c binClass, leaf string) (dir, home string) {
+	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root, to run pa as two other users (CI runs as root)")
 	}
@@ -57,7 +66,7 @@ func stickyEstate(t *testing.T, c binClass) (home string) {
 	if err := os.Chmod(dir, os.ModeSticky|0o777); err != nil {
 		t.Fatal(err)
 	}
-	home = filepath.Join(dir, "estate")
+	home = filepath.Join(dir, leaf)
 	if r := runAs(t, c, estateUID, home, "dispatch", "open", "--agent", "demo", "--title", "first"); r.code != 0 {
 		t.Fatalf("first open as uid %d: exit %d, %q", estateUID, r.code, r.stderr)
 	}
@@ -66,7 +75,7 @@ func stickyEstate(t *testing.T, c binClass) (home string) {
 			t.Fatal(err)
 		}
 	}
-	return home
+	return dir, home
 }
 
 // runAs runs pa as uid (its gid the same number) against home.
@@ -75,6 +84,18 @@ func runAs(t *testing.T, c binClass, uid int, home string, args ...string) resul
 	cmd := c.command(home, nil, args...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+	return runCmd(t, cmd)
+}
+
+// runDefaultAs runs pa as uid on the default estate of the user whose home
+// folder is user (uid 0: as this process, root).
+func runDefaultAs(t *testing.T, c binClass, uid int, user string, args ...string) result {
+	t.Helper()
+	cmd := c.command("", []string{"HOME=" + user, "USERPROFILE=" + user}, args...)
+	cmd.Dir = "/"
+	if uid != 0 {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+	}
 	return runCmd(t, cmd)
 }
 

@@ -64,13 +64,22 @@ func unlockCommand(home, agent string, h locking.Holder) string {
 // lockHeldLine says (the evidence cut first); a --home too long for the
 // bound leaves it saying where the whole command is (the --json
 // "command"), never a command of another estate.
-func problemLine(home string, p dispatch.Problem) string {
+func problemLine(home string, p dispatch.Problem) string { return problemLineAs(home, p, "") }
+
+// problemLineAs is problemLine with owner, when not "", the user who alone,
+// but root, can run the command that clears p (commandOnly): the line then
+// says it run as that user or root.
+func problemLineAs(home string, p dispatch.Problem, owner string) string {
 	switch p.Kind {
 	case dispatch.KindLockHeld:
-		return lockHeldLine(home, p)
+		return lockHeldLine(home, p, owner)
 	case dispatch.KindNotOnBoard:
+		cmd := problemCommand(home, p)
+		if owner != "" {
+			cmd = asOwner(cmd, owner)
+		}
 		return fmt.Sprintf("dispatch %d is in %s but not on the board %s; put it there with %s",
-			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path), problemCommand(home, p))
+			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path), cmd)
 	case dispatch.KindCorrupt:
 		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	case dispatch.KindUnreadable:

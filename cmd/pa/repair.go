@@ -84,7 +84,7 @@ func (c *repairCmd) Run(ctx context.Context, g *globals, out *output) error {
 	all := []jsonAdded{}
 	code := exitOK
 	for _, agent := range agents {
-		added, err := c.repairOne(ctx, fsys, g.adviceFor(agent), opts, out)
+		added, err := c.repairOne(ctx, fsys, g.adviceFor(agent, fsys), opts, out)
 		for _, it := range added {
 			all = append(all, jsonAdded{Agent: agent, Path: estate.BoardPath(agent), Item: it})
 			if !c.JSON {
@@ -100,7 +100,7 @@ func (c *repairCmd) Run(ctx context.Context, g *globals, out *output) error {
 			// it is bad input, exit 1).
 			err = &exitError{code: exitProblem, msg: plainError(agent, err)}
 		} else {
-			err = repairError(fsys, g.adviceFor(agent), c.Wait, added, err, opts)
+			err = repairError(fsys, g.adviceFor(agent, fsys), c.Wait, added, err, opts)
 		}
 		var ee *exitError
 		if c.Agent != "" || ctx.Err() != nil || !errors.As(err, &ee) {
@@ -159,6 +159,16 @@ func addedLine(agent string, it board.Item) string {
 // board repair --agent NAME`, the whole name shell-quoted when it needs it.
 func repairCommand(home, agent string) string {
 	return programFor(home) + " board repair " + agentFlag(agent)
+}
+
+// repair is the repair command for a's agent, run as the owner of its
+// board or lock folder or as root where only they can (repairOnly).
+func (a advice) repair() string {
+	cmd := repairCommand(a.home, a.agent)
+	if owner, ok := repairOnly(a.fsys, a.agent); ok {
+		return asOwner(cmd, owner)
+	}
+	return cmd
 }
 
 // repairError turns an error of dispatch.Repair into pa's line and exit

@@ -89,7 +89,7 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 	}
 	code, found := exitOK, 0
 	for _, agent := range agents {
-		held, err := c.unlockOne(ctx, fsys, g.adviceFor(agent), opts, out)
+		held, err := c.unlockOne(ctx, fsys, g.adviceFor(agent, fsys), opts, out)
 		if held {
 			found++
 		}

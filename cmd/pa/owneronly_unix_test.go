@@ -1,0 +1,215 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// The lines that advise a command this user cannot run, decided before it
+// is run (owneronly.go): in an estate another user made in a sticky folder,
+// the unlock of that user's lock and the repair of that user's board are
+// advised run as that user or root; the same user and root get the plain
+// command, and the command advised works for the one it names.
+
+// writeHolderLockAs writes a lock of pid on this host, acquired at, as
+// uid's file, its file time at too.
+func writeHolderLockAs(t *testing.T, home string, uid, pid int, at time.Time) {
+	t.Helper()
+	p := filepath.Join(home, filepath.FromSlash(logName+".lock"))
+	if err := os.WriteFile(p, []byte(lockJSON(pid, hostname(), at)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(p, uid, uid); err != nil {
+		t.Fatal(err)
+	}
+	chtimes(t, home, logName+".lock", at)
+}
+
+// An open that times out on a live holder's lock another user owns, in a
+// sticky folder: the line advises the unlock --force run as that user or
+// root, never the bare unlock --force, which is refused to the reader. The
+// lock's owner and root get the plain advice, and it works for its owner.
+func TestOpenTimeoutOnAnotherUsersLiveLock(t *testing.T) {
+	eachBinClass(t, func(t *testing.T, c binClass) {
+		home := stickyEstate(t, c)
+		// This test's process: alive, on this host, another user's to pa.
+		writeHolderLockAs(t, home, estateUID, os.Getpid(), time.Now())
+		owner := shownUser(estateUID)
+		force := "pa --home " + home + " dispatch unlock --force --agent demo"
+		tail := "gave up at once (--wait 0); clear it with "
+		open := []string{"dispatch", "open", "--agent", "demo", "--title", "second", "--wait", "0"}
+
+		r := runAs(t, c, otherUID, home, open...)
+		oneLineWith(t, "open as another user", r, "", "pa: agents/demo/spawn-log.json.lock held by pid ",
+			tail+force+" as "+owner+" or as root, "+forceOnlyWhen+"\n")
+		// The premise: the bare command is refused to that reader.
+		if r := runAs(t, c, otherUID, home, "dispatch", "unlock", "--force", "--agent", "demo"); r.code != exitProblem ||
+			!strings.Contains(r.stderr, "was refused") {
+			t.Errorf("unlock --force as uid %d: exit %d, stderr %q; want it refused", otherUID, r.code, r.stderr)
+		}
+
+		for _, who := range []struct {
+			name string
+			run  func() result
+		}{
+			{"the lock's owner", func() result { return runAs(t, c, estateUID, home, open...) }},
+			{"root", func() result { return c.run(t, home, open...) }},
+		} {
+			r := who.run()
+			oneLineWith(t, "open as "+who.name, r, "", tail+force+", "+forceOnlyWhen+"\n")
+			if strings.Contains(r.stderr, " or as root") {
+				t.Errorf("open as %s: stderr %q names another user", who.name, r.stderr)
+			}
+		}
+
+		// The advice works for the one it names.
+		if r := runAs(t, c, estateUID, home, "dispatch", "unlock", "--force", "--agent", "demo"); r.code != 0 || !strings.Contains(r.stdout, "removed") {
+			t.Errorf("the advised unlock as %s: exit %d, stdout %q, stderr %q", owner, r.code, r.stdout, r.stderr)
+		}
+	})
+}
+
+// Board check on a lock held past the stale window that another user owns,
+// in a sticky folder, dead or alive, or in that user's folder that only
+// that user may write: the line advises the unlock run as
+// that user or root, within its bound (360 for a dead holder, 362 else);
+// the lock's owner and root get the plain command, and the advised one
+// works for its owner.
+func TestCheckAnotherUsersStaleLock(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		pid     func(t *testing.T) int
+		command string // the unlock, run as its owner
+		tail    string // what follows the command
+		bound   int
+		folder  os.FileMode // agents/demo's mode
+	}{
+		{"dead", deadPID, "pa dispatch unlock --agent demo", "", maxDeadLine, os.ModeSticky | 0o777},
+		{"alive", func(*testing.T) int { return os.Getpid() }, "pa dispatch unlock --force --agent demo", ", " + forceOnlyWhen, maxHeldLine, os.ModeSticky | 0o777},
+		// A folder only its owner may write, sticky or not.
+		{"dead, the folder not writable", deadPID, "pa dispatch unlock --agent demo", "", maxDeadLine, 0o755},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			eachBinClass(t, func(t *testing.T, c binClass) {
+				user, home := stickyEstateAt(t, c, ".pa")
+				if err := os.Chmod(filepath.Join(home, "agents", "demo"), tc.folder); err != nil {
+					t.Fatal(err)
+				}
+				writeHolderLockAs(t, home, estateUID, tc.pid(t), time.Now().Add(-2*time.Minute))
+				owner := shownUser(estateUID)
+				want := "; clear it with " + tc.command + " as " + owner + " or as root" + tc.tail + "\n"
+
+				r := runDefaultAs(t, c, otherUID, user, "board", "check", "--agent", "demo")
+				checkHeldLine(t, "check as another user", r, want, tc.bound)
+				for _, who := range []struct {
+					name string
+					uid  int
+				}{{"the lock's owner", estateUID}, {"root", 0}} {
+					r := runDefaultAs(t, c, who.uid, user, "board", "check", "--agent", "demo")
+					checkHeldLine(t, "check as "+who.name, r, "; clear it with "+tc.command+tc.tail+"\n", tc.bound)
+				}
+
+				args := strings.Fields(tc.command)[1:]
+				if r := runDefaultAs(t, c, estateUID, user, args...); r.code != 0 || !strings.Contains(r.stdout, "removed") {
+					t.Errorf("the advised %s as %s: exit %d, stdout %q, stderr %q", tc.command, owner, r.code, r.stdout, r.stderr)
+				}
+			})
+		})
+	}
+}
+
+// checkHeldLine fails unless r is board check's exit 2 with one line on
+// stdout, a lock-held line that ends with want and keeps within bound.
+func checkHeldLine(t *testing.T, what string, r result, want string, bound int) {
+	t.Helper()
+	if r.code != exitProblem || strings.Count(r.stdout, "\n") != 1 || r.stderr != "" ||
+		!strings.HasPrefix(r.stdout, "agents/demo/spawn-log.json.lock held by pid ") || !strings.HasSuffix(r.stdout, want) {
+		t.Errorf("%s: exit %d, stdout %q, stderr %q\nwant exit 2 and one line ending %q", what, r.code, r.stdout, r.stderr, want)
+	}
+	if n := utf8.RuneCountInString(strings.TrimSuffix(r.stdout, "\n")); n > bound {
+		t.Errorf("%s: the line is %d characters, over %d: %q", what, n, bound, r.stdout)
+	}
+}
+
+// Board check on a dispatch not on the board of another user, in a sticky
+// folder: the line advises the repair run as that user or root, which
+// alone can replace the board; the board's owner and root get the plain
+// command, and the advised repair, run as the owner, puts it there.
+func TestCheckNotOnAnotherUsersBoard(t *testing.T) {
+	eachBinClass(t, func(t *testing.T, c binClass) {
+		user, home := stickyEstateAt(t, c, ".pa")
+		const boardName = "agents/demo/board/board.json"
+		first := readFile(t, home, boardName)
+		if r := runDefaultAs(t, c, estateUID, user, "dispatch", "open", "--agent", "demo", "--title", "second"); r.code != 0 {
+			t.Fatalf("second open as uid %d: exit %d, %q", estateUID, r.code, r.stderr)
+		}
+		// Dispatch 2 off the board again, the board still the owner's.
+		if err := os.WriteFile(filepath.Join(home, filepath.FromSlash(boardName)), []byte(first), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		owner := shownUser(estateUID)
+		line := "dispatch 2 is in agents/demo/spawn-log.json but not on the board " + boardName + "; put it there with pa board repair --agent demo"
+		check := []string{"board", "check", "--agent", "demo"}
+
+		r := runDefaultAs(t, c, otherUID, user, check...)
+		if want := line + " as " + owner + " or as root\n"; r.code != exitProblem || r.stdout != want {
+			t.Errorf("check as another user: exit %d, stdout %q, stderr %q\nwant exit 2 and %q", r.code, r.stdout, r.stderr, want)
+		}
+		// The premise: the bare repair is refused to that reader.
+		if r := runDefaultAs(t, c, otherUID, user, "board", "repair", "--agent", "demo"); r.code != exitProblem || !strings.Contains(r.stderr, "was refused") {
+			t.Errorf("repair as uid %d: exit %d, stderr %q; want it refused", otherUID, r.code, r.stderr)
+		}
+		for _, who := range []struct {
+			name string
+			uid  int
+		}{{"the board's owner", estateUID}, {"root", 0}} {
+			if r := runDefaultAs(t, c, who.uid, user, check...); r.code != exitProblem || r.stdout != line+"\n" {
+				t.Errorf("check as %s: exit %d, stdout %q, stderr %q\nwant exit 2 and %q", who.name, r.code, r.stdout, r.stderr, line+"\n")
+			}
+		}
+
+		if r := runDefaultAs(t, c, estateUID, user, "board", "repair", "--agent", "demo"); r.code != 0 {
+			t.Errorf("the advised repair as %s: exit %d, stdout %q, stderr %q", owner, r.code, r.stdout, r.stderr)
+		}
+		if r := runDefaultAs(t, c, otherUID, user, check...); r.code != 0 {
+			t.Errorf("check after the repair: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+}
+
+// An open by another user whose spawn-log commit lands (the spawn-log is
+// that user's) but whose board write is refused (the board is the estate
+// owner's, in a sticky folder): the line names the refused rename and the
+// board's owner, and advises the repair run as that user or root, which
+// then puts the dispatch on the board.
+func TestOpenOntoAnotherUsersBoard(t *testing.T) {
+	eachBinClass(t, func(t *testing.T, c binClass) {
+		home := stickyEstate(t, c)
+		if err := os.Lchown(filepath.Join(home, filepath.FromSlash(logName)), otherUID, otherUID); err != nil {
+			t.Fatal(err)
+		}
+		owner := shownUser(estateUID)
+		repair := "pa --home " + home + " board repair --agent demo"
+
+		r := runAs(t, c, otherUID, home, "dispatch", "open", "--agent", "demo", "--title", "second")
+		oneLineWith(t, "open as another user", r, "", "pa: agents/demo/spawn-log.json.lock (no holder): dispatch 2 is in agents/demo/spawn-log.json but not on the board: "+
+			"renaming this writer's temp file over agents/demo/board/board.json was refused (operation not permitted): it belongs to "+owner+
+			", and only that user or root can replace it; put it there with "+repair+" as "+owner+" or as root\n")
+		// The premise: the bare repair is refused to that reader.
+		if r := runAs(t, c, otherUID, home, "board", "repair", "--agent", "demo"); r.code != exitProblem || !strings.Contains(r.stderr, "was refused") {
+			t.Errorf("repair as uid %d: exit %d, stderr %q; want it refused", otherUID, r.code, r.stderr)
+		}
+		if r := runAs(t, c, estateUID, home, "board", "repair", "--agent", "demo"); r.code != 0 || !strings.Contains(r.stdout, `added dispatch 2 ("second")`) {
+			t.Errorf("the advised repair as %s: exit %d, stdout %q, stderr %q", owner, r.code, r.stdout, r.stderr)
+		}
+		if r := runAs(t, c, otherUID, home, "board", "check", "--agent", "demo"); r.code != 0 {
+			t.Errorf("check after the repair: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+}
