@@ -26,7 +26,7 @@ func TestDirMarkerNameChecked(t *testing.T) {
 	dead := m.Spawn()
 	dead.Kill()
 	e.writeDirLock(t, "ffffffffffffffffffffffff.json", lockJSON(dead.PID(), "host-a", true, deadToken, time.Now()))
-	_, err := lockspec.Acquire(context.Background(), e.fsys, target, noWait(m.Spawn()))
+	_, err := lockspec.Acquire(context.Background(), e.fsys, target, dirNoWait(m.Spawn()))
 	var te *lockspec.TimeoutError
 	if !errors.As(err, &te) || te.Holder.State != lockspec.StateUnreadable || !te.Holder.Directory {
 		t.Fatalf("acquire over a misnamed marker: %v; want a timeout on an unreadable directory", err)
@@ -38,7 +38,7 @@ func TestDirMarkerNameChecked(t *testing.T) {
 	if err := os.Rename(e.path(lockP+"/ffffffffffffffffffffffff.json"), e.path(lockP+"/"+deadToken+".json")); err != nil {
 		t.Fatal(err)
 	}
-	if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("a"), noWait(m.Spawn())); err != nil {
+	if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("a"), dirNoWait(m.Spawn())); err != nil {
 		t.Fatalf("over the dead owner's directory lock: %v", err)
 	}
 	e.onlyTarget(t, true)
@@ -64,7 +64,7 @@ func TestDirForeignOwnerNeverBroken(t *testing.T) {
 			if err := os.Mkdir(e.path(other), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			_, err := lockspec.Acquire(context.Background(), e.fsys, target, noWait(m.Spawn()))
+			_, err := lockspec.Acquire(context.Background(), e.fsys, target, dirNoWait(m.Spawn()))
 			var te *lockspec.TimeoutError
 			if !errors.As(err, &te) || te.Holder.State != lockspec.StateOtherHost {
 				t.Fatalf("acquire over another host's lock: %v; want a timeout, on another host", err)
@@ -107,7 +107,7 @@ func TestDirDelayedReaperSparesReplacement(t *testing.T) {
 		}
 		return os.WriteFile(e.path(moved+"/1111111111111111111111111.json"), live, 0o644)
 	})
-	if err := lockspec.Update(context.Background(), ffs, target, appendRecord("a"), noWait(m.Spawn())); err != nil {
+	if err := lockspec.Update(context.Background(), ffs, target, appendRecord("a"), dirNoWait(m.Spawn())); err != nil {
 		t.Fatalf("the reaper's write: %v", err)
 	}
 	if moved == "" {
@@ -127,7 +127,7 @@ func TestDirMixedShapesExclude(t *testing.T) {
 		t.Run(first+" first", func(t *testing.T) {
 			e := dirEstate(t)
 			m := locktest.NewMachine("host-a")
-			o1, o2 := fast(m.Spawn()), noWait(m.Spawn())
+			o1, o2 := fast(m.Spawn()), dirNoWait(m.Spawn())
 			if first == "file" {
 				o1.ExclusiveCreate = true
 			} else {
@@ -198,27 +198,5 @@ func TestDirUnlockForce(t *testing.T) {
 				t.Fatalf("unlock --force of a crowded directory: %v, folder %q; want ErrNotALock and it left", err, e.ls(t))
 			}
 		})
-	}
-}
-
-// The proof of life works in the directory shape: the owner holds the
-// kernel lock of its marker, which the record claims; a judge of another
-// pid namespace sees it alive by it, and dead once it is let go.
-func TestDirKernelLockEvidence(t *testing.T) {
-	self := realIdentity(t)
-	e := dirEstate(t)
-	_, otherNS, _ := realJudges(t, self)
-	h, err := lockspec.Acquire(context.Background(), e.fsys, target, lockspec.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Release()
-	got := e.inspectBy(t, otherNS)
-	if !got.Directory || !got.KernelLock || got.State != lockspec.StateAlive || got.Evidence != lockspec.EvidenceKernelLock {
-		t.Fatalf("judged %v (%q, claim %v, directory %v); want alive by the marker's kernel lock", got.State, got.Evidence, got.KernelLock, got.Directory)
-	}
-	lockspec.DropKernelLock(h)
-	if got := e.inspectBy(t, otherNS); got.State != lockspec.StateDead {
-		t.Fatalf("judged %v (%q) with the kernel lock let go; want dead", got.State, got.Evidence)
 	}
 }

@@ -29,6 +29,13 @@ func (e *estate) writeDirLock(t *testing.T, marker string, data []byte) {
 	e.writeRaw(t, lockP+"/"+marker, data)
 }
 
+// dirNoWait is fast(h) with no time to wait.
+func dirNoWait(h lockspec.Host) lockspec.Options {
+	o := fast(h)
+	o.Timeout = lockspec.NoWait
+	return o
+}
+
 // staged lists the staging directories left in the folder.
 func (e *estate) staged(t *testing.T) []string {
 	t.Helper()
