@@ -37,6 +37,7 @@ type child struct {
 func (s *site) start(t *testing.T, name string, spec childSpec) *child {
 	t.Helper()
 	spec.Root, spec.Shim = s.root, s.shim
+	spec.Exclusive = s.class == NoLinks
 	enc, err := json.Marshal(spec)
 	if err != nil {
 		t.Fatal(err)

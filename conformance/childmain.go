@@ -39,8 +39,11 @@ func runChild(encoded string) int {
 	}
 	defer o.Close()
 	var fsys vfs.FS = o
-	if spec.Shim {
-		fsys = nolinkfs.New(fsys, syscall.ENOTSUP)
+	switch {
+	case spec.Shim:
+		fsys = nolinkfs.New(fsys, syscall.ENOTSUP).ExclusiveCreate()
+	case spec.Exclusive:
+		fsys = nolinkfs.New(fsys, syscall.EPERM).ExclusiveCreate()
 	}
 	if spec.KernelLocks != "" {
 		fsys = withKernelLocks(fsys, spec.KernelLocks)

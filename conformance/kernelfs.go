@@ -23,6 +23,10 @@ type kernelFS struct {
 	mode string
 }
 
+// Unwrap returns the FS wrapped, so that the lock sees the publish its
+// class selects (lockspec.ExclusiveCreateFS).
+func (k kernelFS) Unwrap() vfs.FS { return k.FS }
+
 func (k kernelFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
 	f, err := k.FS.OpenFile(name, flag, perm)
 	if err != nil {

@@ -92,7 +92,7 @@ func (s *site) paCmd(t *testing.T, step string, args ...string) *exec.Cmd {
 	t.Helper()
 	var env []string
 	if s.shim {
-		env = append(env, "PA_FAULT_LINK_ERRNO=ENOTSUP")
+		env = append(env, "PA_FAULT_LINK_ERRNO=ENOTSUP", "PA_FAULT_PUBLISH=exclusive")
 	}
 	if step != "" {
 		env = append(env, "PA_FAULT_STEP="+step)

@@ -59,23 +59,34 @@ func newSite(t *testing.T, base string, v volume, c Class) *site {
 	}
 	t.Cleanup(func() { _ = o.Close() })
 	s := &site{class: c, root: dir, shim: v.shim(c), fs: o, raw: o, world: realWorld{}}
-	if s.shim {
-		s.fs = nolinkfs.New(o, syscall.ENOTSUP)
+	switch {
+	case s.shim:
+		s.fs = nolinkfs.New(o, syscall.ENOTSUP).ExclusiveCreate()
+	case c == NoLinks:
+		// The volume refuses link() itself; nolinkfs only selects the
+		// spec's exclusive create (the column's), its link() refused as
+		// exFAT's is.
+		s.fs = nolinkfs.New(o, syscall.EPERM).ExclusiveCreate()
 	}
 	return s
 }
 
 // newFSSite is a case's estate on a fresh FS from newFS (RunFS), with a
 // fake host: the class's view is nolinkfs over it when it has hard links
-// and the class is NoLinks.
+// and the class is NoLinks. The NoLinks column is the spec's: its view
+// selects the exclusive create (nolinkfs.FS.ExclusiveCreate), not the
+// directory publish that is the default without hard links.
 func newFSSite(t *testing.T, fsys vfs.FS, hasLinks bool, c Class) *site {
 	t.Helper()
 	if err := vfs.MkdirAll(fsys, agentDir, 0o755); err != nil {
 		t.Fatalf("making the agent's folder: %v", err)
 	}
 	s := &site{class: c, shim: c == NoLinks && hasLinks, fs: fsys, raw: fsys, world: newFakeWorld()}
-	if s.shim {
-		s.fs = nolinkfs.New(fsys, syscall.ENOTSUP)
+	switch {
+	case s.shim:
+		s.fs = nolinkfs.New(fsys, syscall.ENOTSUP).ExclusiveCreate()
+	case c == NoLinks:
+		s.fs = nolinkfs.New(fsys, syscall.EPERM).ExclusiveCreate() // the column's exclusive create
 	}
 	return s
 }

@@ -3,13 +3,13 @@ package vfs
 import (
 	"io/fs"
 	"os"
-	"strings"
 	"sync/atomic"
 	"time"
 )
 
 // PinDir returns fsys with its directory dir held open: dir itself and the
-// names directly in it are served by a [RootFS] opened once on dir through
+// names under it (directly in it, or deeper: the marker inside a
+// directory lock) are served by a [RootFS] opened once on dir through
 // fsys's [OpenRootFS], so that none of them is walked from the root again;
 // every other name goes to fsys. The names in errors, and every optional
 // capability of this package, are fsys's. unpin closes the RootFS; after it
@@ -60,7 +60,7 @@ func (p *pinnedFS) unpin() error {
 }
 
 // in returns the pinned root and the name of name in it, or ok false when
-// name is not directly in dir (or when unpinned). dir itself is "." in the
+// name is not under dir (or when unpinned). dir itself is "." in the
 // root, for the calls that read it (self true): a listing, and an open
 // (the folder's sync).
 func (p *pinnedFS) in(name string, self bool) (FS, string, bool) {
@@ -75,7 +75,7 @@ func (p *pinnedFS) in(name string, self bool) (FS, string, bool) {
 		return nil, "", false
 	}
 	base := name[len(p.dir)+1:]
-	if strings.IndexByte(base, '/') >= 0 || base == ".." || base == "." {
+	if !fs.ValidPath(base) || base == "." {
 		return nil, "", false
 	}
 	return *r, base, true

@@ -19,7 +19,9 @@ import (
 // The shipped pa contains none of it.
 //
 //   - PA_FAULT_LINK_ERRNO=ENOTSUP|EPERM|EOPNOTSUPP wraps the estate in
-//     nolinkfs: every link() fails with that errno (the no-hard-links class).
+//     nolinkfs: every link() fails with that errno (the no-hard-links class);
+//     with PA_FAULT_PUBLISH=exclusive the lock is published by the spec's
+//     exclusive create there, not by the directory publish.
 //   - PA_FAULT_STEP=<step> (a lockspec.Step name, e.g. commit:renamed) kills
 //     this process with SIGKILL (TerminateProcess on Windows) the first time
 //     the lock reaches that step.
@@ -44,7 +46,11 @@ func faultFS(fsys vfs.FS) (vfs.FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("PA_FAULT_LINK_ERRNO: %w", err)
 	}
-	return nolinkfs.New(fsys, errno), nil
+	n := nolinkfs.New(fsys, errno)
+	if os.Getenv("PA_FAULT_PUBLISH") == "exclusive" {
+		n = n.ExclusiveCreate() // the spec's exclusive create, not the directory publish
+	}
+	return n, nil
 }
 
 // faultStep returns a step hook that kills the process at PA_FAULT_STEP

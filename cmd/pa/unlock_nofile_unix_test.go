@@ -31,7 +31,7 @@ func TestLockNameThatIsNoFile(t *testing.T) {
 		name, shown string
 		make        func(p string) error
 	}{
-		{"directory", "a directory", func(p string) error { return os.Mkdir(p, 0o755) }},
+		{"directory", "a directory", func(p string) error { return os.MkdirAll(filepath.Join(p, "sub"), 0o755) }}, // more than a marker
 		{"symlink-out", "a symbolic link", func(p string) error { return os.Symlink(outside, p) }},
 		{"dangling-symlink", "a symbolic link", func(p string) error { return os.Symlink("nothing", p) }},
 		{"fifo", "a named pipe", func(p string) error { return syscall.Mkfifo(p, 0o644) }},

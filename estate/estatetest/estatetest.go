@@ -24,10 +24,13 @@ type Class struct {
 	Wrap func(vfs.FS) vfs.FS
 }
 
-// Classes are the two columns: hard links, and no hard links (ENOTSUP).
+// Classes are the two columns: hard links, and no hard links (ENOTSUP)
+// with the spec's exclusive create (nolinkfs ExclusiveCreate), the
+// spec's column; the directory publish, the default there, is tested in
+// internal/lockspec.
 var Classes = []Class{
 	{"links", func(f vfs.FS) vfs.FS { return f }},
-	{"nolinks", func(f vfs.FS) vfs.FS { return nolinkfs.New(f, syscall.ENOTSUP) }},
+	{"nolinks", func(f vfs.FS) vfs.FS { return nolinkfs.New(f, syscall.ENOTSUP).ExclusiveCreate() }},
 }
 
 // Estate is a fresh estate in a temp folder.

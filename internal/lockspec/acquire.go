@@ -31,7 +31,7 @@ var errNoLinks = errors.New("no hard links")
 // Acquire is locking.Acquire: the spec's Acquire (The steps; rows R01,
 // R02, R04-R07, R13).
 func Acquire(ctx context.Context, fsys vfs.FS, name string, opts Options) (*Hold, error) {
-	e := opts.env()
+	e := opts.env().forFS(fsys)
 	return e.acquire(ctx, fsys, name, time.Now().Add(e.timeout))
 }
 
@@ -180,7 +180,10 @@ func (h *Hold) recordFor(claim bool, key vfs.FileKey) recordAt {
 }
 
 // publish makes the lock appear whole or not at all (spec: Acquire step 2),
-// or reports errHeld when the name exists. The file that becomes the lock
+// or reports errHeld when the name exists. Without hard links it is the
+// directory publish (publishDir) unless the spec's exclusive create is
+// selected (Options.ExclusiveCreate), which leaves an empty lock for the
+// moment between its create and its write (rows R14, R29). The file that becomes the lock
 // is held with an exclusive kernel lock from before its content is written
 // to the end of the hold (kernel.go), and its content says so.
 func (h *Hold) publish() error {
@@ -224,6 +227,9 @@ func (h *Hold) publish() error {
 		if err := h.dropPending(); err != nil {
 			return fmt.Errorf("locking: removing the pending file after link() failed (%v): %w", lerr, err)
 		}
+	}
+	if !e.exclusive {
+		return h.publishDir()
 	}
 	f, err := fsys.OpenFile(n.lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {

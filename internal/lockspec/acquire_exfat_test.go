@@ -21,6 +21,13 @@ import (
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
+// exclusive is o with the spec's exclusive create, the publish these
+// tests of exFAT's link() answers are about.
+func exclusive(o lockspec.Options) lockspec.Options {
+	o.ExclusiveCreate = true
+	return o
+}
+
 // exfatLinks makes ffs's link() answer as exFAT's does.
 func exfatLinks(ffs *faultfs.FS, inner vfs.FS) {
 	ffs.Before(func(ev faultfs.Event) error {
@@ -46,7 +53,7 @@ func TestExFATLinkOrderWhileWaiting(t *testing.T) {
 	ffs := faultfs.New(e.fsys)
 	exfatLinks(ffs, e.fsys)
 	m := locktest.NewMachine("host-a")
-	h1, err := lockspec.Acquire(context.Background(), ffs, target, fast(m.Spawn()))
+	h1, err := lockspec.Acquire(context.Background(), ffs, target, exclusive(fast(m.Spawn())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +80,7 @@ func TestExFATLinkOrderWhileWaiting(t *testing.T) {
 		}
 		return nil
 	})
-	opts := fast(m.Spawn())
+	opts := exclusive(fast(m.Spawn()))
 	opts.Timeout = 5 * time.Second
 	var steps []lockspec.Step
 	lockspec.SetOnStep(&opts, func(s lockspec.Step) { steps = append(steps, s) })
@@ -125,7 +132,7 @@ func TestExFATLinkOrderPutBack(t *testing.T) {
 			}
 			return nil
 		})
-		opts := fast(m.Spawn())
+		opts := exclusive(fast(m.Spawn()))
 		opts.Timeout = lockspec.NoWait
 		var steps []lockspec.Step
 		lockspec.SetOnStep(&opts, func(s lockspec.Step) {

@@ -111,7 +111,7 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 	// The judged lock's kernel lock is taken for the rest of the break, so
 	// that the moved name is held as every name of a live owner is. One
 	// that another process holds is no dead holder's (unless forced).
-	held, ok := e.holdMoved(fsys, n.lock, mode)
+	held, ok := e.holdMoved(fsys, lockFileName(n.lock, current), mode)
 	if !ok {
 		return breakOutcome{result: breakChanged}, nil
 	}
@@ -140,7 +140,7 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 	if same {
 		closeKernel(held) // before the removal (FUSE)
 		held = nil
-		if err := fsys.Remove(moved); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := removeMoved(fsys, moved, judged); err != nil {
 			return breakOutcome{}, err
 		}
 		e.step(StepBreakRemoved)
@@ -154,29 +154,28 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 }
 
 // movedIs reads a lock just moved to name and reports whether match holds.
-// match sees the bytes and the size only: the moved lock is not judged
-// (no parse, no liveness check), and an irregular file has no bytes.
+// match sees the bytes, the size and the shape only (movedHolder): the
+// moved lock is not judged (no parse, no liveness check), and an
+// irregular file has no bytes.
 func (e *env) movedIs(fsys vfs.FS, name string, match func(Holder) bool) (bool, error) {
 	lf, err := readLockBytes(fsys, name)
 	if err != nil {
 		return false, err
 	}
-	h := Holder{data: lf.data, Size: lf.size}
-	if lf.irregular != nil {
-		h.Mode = lf.irregular.Mode().Type()
-	}
-	return match(h), nil
+	return match(movedHolder(lf)), nil
 }
 
 // holdMoved takes the kernel lock of the lock a break is about to move
-// (where this process takes kernel locks and the volume has them). It
+// (where this process takes kernel locks and the volume has them): of
+// lock, the lock's file (lockFileName: the marker of a directory lock;
+// "" for a directory with none, which holds nothing). It
 // returns the handle to close once the moved name is gone, and ok=false
 // when another process holds that lock past kernelLockPatience: a holder
 // alive after all (or a judge that stalls), so an automatic break or an
 // unlock without force stops. With force it goes on without it: the
 // holder's own kernel lock then holds the moved name.
 func (e *env) holdMoved(fsys vfs.FS, lock string, mode breakMode) (vfs.File, bool) {
-	if !e.kernelLocks() {
+	if !e.kernelLocks() || lock == "" {
 		return nil, true
 	}
 	k, err := fsys.OpenFile(lock, vfs.ReadFlags, 0)

@@ -35,8 +35,12 @@ type fsClass struct {
 
 var classes = []fsClass{
 	{"links", func(f vfs.FS) vfs.FS { return f }},
-	{"nolinks", func(f vfs.FS) vfs.FS { return nolinkfs.New(f, syscall.ENOTSUP) }},
+	{"nolinks", func(f vfs.FS) vfs.FS { return nolinkfs.New(f, syscall.ENOTSUP).ExclusiveCreate() }},
 }
+
+// dirClass is the class of no hard links with the directory publish, the
+// default there.
+var dirClass = fsClass{"nolinksdir", func(f vfs.FS) vfs.FS { return nolinkfs.New(f, syscall.ENOTSUP) }}
 
 // eachClass runs fn as one subtest per class, on a fresh temp estate whose
 // folder "d" exists.

@@ -27,6 +27,7 @@ type Hold struct {
 	// (kernel.go); nil where the volume has none.
 	kernel   vfs.File
 	cls      class
+	dirShape bool // the lock was published as a directory (publishdir.go)
 	released bool
 	unpin    func() error // lets go of the folder the hold keeps open
 	pending  *pendingFile // the publish's pending file, from its create to its removal
@@ -39,8 +40,21 @@ func (h *Hold) Token() string { return h.token }
 func (h *Hold) Lock() string { return h.n.lock }
 
 // HardLinks reports whether this hold published its lock by link() (true)
-// or, on a volume that refused link(), by an exclusive create (false).
+// or, on a volume that refused link(), by the directory publish or an
+// exclusive create (false).
 func (h *Hold) HardLinks() bool { return h.cls == classLinks }
+
+// Directory reports whether this hold published its lock as a directory
+// (the directory publish, on a volume that refused link(); false with
+// hard links and with [Options].ExclusiveCreate).
+func (h *Hold) Directory() bool { return h.dirShape }
+
+// isOwn reports whether m, a lock just moved, is this hold's own: its
+// bytes, in its shape, and for a directory under its token's marker.
+func (h *Hold) isOwn(m Holder) bool {
+	return m.Mode == 0 && m.Directory == h.dirShape && bytes.Equal(m.data, h.content) &&
+		(!m.Directory || m.marker == markerName(h.token))
+}
 
 // Fence re-reads the lock and checks that it still carries this hold's token
 // (spec: Guarantees, 1). It returns nil when it does, ErrLockLost when the
@@ -53,6 +67,9 @@ func (h *Hold) Fence() error {
 	}
 	if err != nil {
 		return fmt.Errorf("locking: fence: %w", err)
+	}
+	if lf.dir != h.dirShape || lf.dir && lf.marker != markerName(h.token) {
+		return ErrLockLost // another shape, or a marker not named after this token
 	}
 	if lf.irregular == nil && bytes.Equal(lf.data, h.content) {
 		return nil // the very bytes this hold published: its token
@@ -184,7 +201,7 @@ func (h *Hold) Release() error {
 		return err
 	}
 	e.step(StepReleaseRenamed)
-	own, err := e.movedIs(fsys, moved, func(m Holder) bool { return bytes.Equal(m.data, h.content) })
+	own, err := e.movedIs(fsys, moved, h.isOwn)
 	// The lock's file is no longer under the lock's name: its kernel lock
 	// goes now, before the moved name is removed (FUSE).
 	h.dropKernel()
@@ -192,7 +209,7 @@ func (h *Hold) Release() error {
 		return err
 	}
 	if own {
-		if err := fsys.Remove(moved); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := removeMoved(fsys, moved, Holder{Directory: h.dirShape, marker: markerName(h.token)}); err != nil {
 			return err
 		}
 		e.step(StepReleaseRemoved)

@@ -106,7 +106,19 @@ type Holder struct {
 	// number. Messages say "alive in another pid namespace of this host".
 	OtherNamespace bool
 
+	// Directory reports that the lock name is a directory (the directory
+	// publish, docs/spawn-log-lock.md): readable when it holds exactly one
+	// regular file <token>.json whose record carries that token (Mode 0),
+	// unreadable otherwise (Mode fs.ModeDir), as is every directory an
+	// earlier build met.
+	Directory bool
+
 	data []byte // the bytes read (at most maxLockBytes+1)
+	// marker and entries are, for a directory, the name of the one
+	// regular file it holds ("" when it holds no such single file) and
+	// how many entries it holds.
+	marker  string
+	entries int
 }
 
 // EvidenceKernelLock is the Evidence of a holder judged alive because a

@@ -22,7 +22,7 @@ import (
 // links, claims and removes the name with its kernel lock's handle open,
 // as ext4 does without harm.
 func TestKernelLockHandlesClosedBeforeRemove(t *testing.T) {
-	for _, c := range classes[1:] {
+	for _, c := range append(classes[1:], dirClass) {
 		t.Run(c.name, func(t *testing.T) { kernelHandlesClosed(t, newEstate(t, c)) })
 	}
 }

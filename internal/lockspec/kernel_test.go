@@ -285,6 +285,9 @@ func holdKernelLock(t *testing.T, e *estate, name string) (release func()) {
 // some network and FUSE volumes). Everything else is the FS it wraps.
 type noExclusionFS struct{ vfs.FS }
 
+// Unwrap lets the lock see the class of the FS wrapped.
+func (f noExclusionFS) Unwrap() vfs.FS { return f.FS }
+
 func (f noExclusionFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
 	file, err := f.FS.OpenFile(name, flag, perm)
 	if err != nil {
@@ -664,6 +667,9 @@ func eachKeying(t *testing.T, fn func(t *testing.T, e *estate)) {
 func handleKeys(fsys vfs.FS) vfs.FS { return handleKeyFS{fsys} }
 
 type handleKeyFS struct{ vfs.FS }
+
+// Unwrap lets the lock see the class of the FS wrapped.
+func (h handleKeyFS) Unwrap() vfs.FS { return h.FS }
 
 func (h handleKeyFS) Stat(name string) (fs.FileInfo, error) {
 	fi, err := h.FS.Stat(name)

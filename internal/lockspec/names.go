@@ -24,7 +24,7 @@ type names struct {
 	pid    int
 
 	// The prefixes of the names beside the lock, in the folder.
-	pendingP, brokenP, claimP, tempP string
+	pendingP, brokenP, claimP, tempP, stagedP string
 	// swept are the prefixes a sweep lists: every name beside the lock
 	// begins with one.
 	swept []string
@@ -48,6 +48,7 @@ func newNames(target, host string, pid int) names {
 		brokenP:  lockBase + ".broken-",
 		claimP:   lockBase + ".claim-",
 		tempP:    targetBase + ".tmp-",
+		stagedP:  lockBase + ".staged-",
 	}
 	n.swept = []string{lockBase + ".", n.tempP}
 	return n
@@ -74,7 +75,10 @@ func (n names) owned(attempt string) string {
 
 func (n names) pending(attempt string) string { return n.lock + ".pending-" + n.owned(attempt) }
 func (n names) broken(attempt string) string  { return n.lock + ".broken-" + n.owned(attempt) }
-func (n names) temp(attempt string) string    { return n.target + ".tmp-" + n.owned(attempt) }
+
+// staged is the staging directory of one directory publish.
+func (n names) staged(attempt string) string { return n.lock + ".staged-" + n.owned(attempt) }
+func (n names) temp(attempt string) string   { return n.target + ".tmp-" + n.owned(attempt) }
 func (n names) claim(key, attempt string) string {
 	return n.claimPrefix(key) + n.owned(attempt)
 }
@@ -120,6 +124,10 @@ func (n names) classify(base string) (leftoverKind, owner) {
 		return ownerFromSuffix(base[len(n.pendingP):])
 	case strings.HasPrefix(base, n.brokenP):
 		return ownerFromSuffix(base[len(n.brokenP):])
+	case strings.HasPrefix(base, n.stagedP):
+		if k, o := ownerFromSuffix(base[len(n.stagedP):]); o.hostHash != "" {
+			return k, o // only this build stages, always with a host
+		}
 	case strings.HasPrefix(base, n.tempP):
 		return ownerFromSuffix(base[len(n.tempP):])
 	case strings.HasPrefix(base, n.claimP):

@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"io"
 	"time"
+
+	"github.com/pa-toolkit/pa/vfs"
 )
 
 // The spec's windows (spec: Guarantees, the paragraph on windows).
@@ -84,9 +86,29 @@ type Options struct {
 	// nil costs nothing.
 	OnBreak func(lock string, dead Holder)
 
+	// ExclusiveCreate makes a writer on a volume without hard links
+	// publish its lock by the spec's exclusive create and write (spec: The
+	// steps, Acquire step 2; rows R29, R38, R47 then apply), instead of
+	// the directory publish, the default: the record written and synced
+	// as <token>.json in a staging directory of the attempt's own, which
+	// is renamed to the lock name in one step (docs/spawn-log-lock.md,
+	// "The directory publish"). An FS that is an [ExclusiveCreateFS]
+	// answering true selects it too. With hard links it changes nothing.
+	ExclusiveCreate bool
+
 	onStep      func(Step)
 	afterCommit func(h *Hold) error
 	rand        io.Reader
+}
+
+// ExclusiveCreateFS is a [vfs.FS] that selects, for every lock on it, the
+// spec's exclusive create where link() is refused, as
+// [Options].ExclusiveCreate does (the conformance suite's "no hard links"
+// column: nolinkfs.FS.ExclusiveCreate).
+type ExclusiveCreateFS interface {
+	// ExclusiveCreatePublish reports whether locks on this FS are
+	// published by the spec's exclusive create where link() is refused.
+	ExclusiveCreatePublish() bool
 }
 
 // SetOnStep makes o call f synchronously at each [Step] (spec: The steps,
@@ -119,6 +141,9 @@ type env struct {
 	onBreak     func(lock string, dead Holder)
 	onStep      func(Step)
 	afterCommit func(h *Hold) error
+	// exclusive: the spec's exclusive create where link() is refused
+	// (Options.ExclusiveCreate, or the FS's ExclusiveCreateFS: forFS).
+	exclusive bool
 }
 
 func (o Options) env() *env {
@@ -127,6 +152,7 @@ func (o Options) env() *env {
 		poll: o.PollInterval, busyWait: o.UnlockBusyWait,
 		onWait: o.OnWait, onBreak: o.OnBreak,
 		onStep: o.onStep, afterCommit: o.afterCommit,
+		exclusive: o.ExclusiveCreate,
 	}
 	if e.host == nil {
 		e.host = OSHost()
@@ -157,3 +183,25 @@ func (e *env) step(s Step) {
 		e.onStep(s)
 	}
 }
+
+// forFS returns e with the exclusive create selected when fsys, or an FS
+// it wraps (Unwrap() vfs.FS, as faultfs has), is an ExclusiveCreateFS
+// that asks for it; the first ExclusiveCreateFS found decides. Called
+// with the FS an entry point is given, before it is pinned.
+func (e *env) forFS(fsys vfs.FS) *env {
+	for i := 0; fsys != nil && i < maxUnwrap; i++ {
+		if x, ok := fsys.(ExclusiveCreateFS); ok {
+			e.exclusive = e.exclusive || x.ExclusiveCreatePublish()
+			return e
+		}
+		u, ok := fsys.(interface{ Unwrap() vfs.FS })
+		if !ok {
+			break
+		}
+		fsys = u.Unwrap()
+	}
+	return e
+}
+
+// maxUnwrap bounds the wrappers forFS looks through.
+const maxUnwrap = 16

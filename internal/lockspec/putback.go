@@ -15,8 +15,12 @@ import (
 // When the lock name is taken the moved lock is dropped (its holder's fence
 // finds the loss). Then the moved name is removed. opened is the step after
 // the exclusive open, done after the put-back, before the moved name is
-// removed.
+// removed. A directory lock is put back by a rename that never replaces
+// (putBackDir), with no opened step.
 func (e *env) putBack(fsys vfs.FS, n names, cls *class, moved string, opened, done Step) error {
+	if fi, err := fsys.Lstat(moved); err == nil && fi.IsDir() {
+		return e.putBackDir(fsys, n, moved, done)
+	}
 	if err := e.putBackCreate(fsys, n, cls, moved, opened); err != nil {
 		return err
 	}

@@ -14,7 +14,15 @@ type lockFile struct {
 	data      []byte // at most maxLockBytes+1 bytes
 	size      int64
 	fileTime  time.Time
-	irregular fs.FileInfo // not nil when the name is not a regular file
+	irregular fs.FileInfo // not nil when the name is neither a regular file nor a directory
+
+	// A directory at the name (the directory publish: dirlock.go): dir is
+	// set, entries is how many entries it holds, and, when it holds just
+	// one regular file, marker is that file's name and data, size and
+	// fileTime are the file's.
+	dir     bool
+	entries int
+	marker  string
 }
 
 // readLockBytes reads a lock's bytes and size, as readLock does, for a
@@ -31,10 +39,14 @@ func readLock(fsys vfs.FS, name string, oneHandle bool) (lockFile, error) {
 }
 
 // readLockThen is readLock, calling then, when not nil, with the handle
-// the bytes of a regular file were read from, before it is closed (a judge
+// the bytes of a regular file were read from and that file's name (name,
+// or the marker inside a directory lock), before it is closed (a judge
 // tries the kernel lock on it).
-func readLockThen(fsys vfs.FS, name string, oneHandle bool, then func(vfs.File, lockFile)) (lockFile, error) {
+func readLockThen(fsys vfs.FS, name string, oneHandle bool, then func(vfs.File, string, lockFile)) (lockFile, error) {
 	lfi, lerr := fsys.Lstat(name)
+	if lerr == nil && lfi.IsDir() {
+		return readDirLock(fsys, name, lfi, then)
+	}
 	if lerr == nil && !lfi.Mode().IsRegular() {
 		return lockFile{irregular: lfi, fileTime: lfi.ModTime()}, nil
 	}
@@ -47,6 +59,9 @@ func readLockThen(fsys vfs.FS, name string, oneHandle bool, then func(vfs.File, 
 	if oneHandle || lerr != nil {
 		if fi, err = f.Stat(); err != nil {
 			return lockFile{}, err
+		}
+		if fi.IsDir() {
+			return readDirLock(fsys, name, fi, then)
 		}
 		if !fi.Mode().IsRegular() {
 			return lockFile{irregular: fi, fileTime: fi.ModTime()}, nil
@@ -62,7 +77,7 @@ func readLockThen(fsys vfs.FS, name string, oneHandle bool, then func(vfs.File, 
 	}
 	lf := lockFile{data: data, size: size, fileTime: fi.ModTime()}
 	if then != nil {
-		then(f, lf)
+		then(f, name, lf)
 	}
 	return lf, nil
 }
@@ -101,9 +116,9 @@ func readUpTo(r io.Reader, size, limit int64) ([]byte, error) {
 // one of the file whose bytes were judged.
 func (e *env) readLock(fsys vfs.FS, name string) (Holder, error) {
 	var h Holder
-	lf, err := readLockThen(fsys, name, true, func(f vfs.File, lf lockFile) {
+	lf, err := readLockThen(fsys, name, true, func(f vfs.File, fname string, lf lockFile) {
 		h = e.judge(lf.data, lf.size, lf.fileTime, func(claimed vfs.FileKey) kernelState {
-			return probeKernel(fsys, f, name, claimed)
+			return probeKernel(fsys, f, fname, claimed)
 		})
 	})
 	if err != nil {
@@ -112,14 +127,24 @@ func (e *env) readLock(fsys vfs.FS, name string) (Holder, error) {
 	if lf.irregular != nil {
 		return e.judgeIrregular(lf.irregular), nil
 	}
+	if lf.dir {
+		return e.judgeDir(lf, h), nil
+	}
 	return h, nil
 }
 
 // sameLock reports whether two reads are of the same lock: the same bytes
 // (spec: Break, step 2; a lock's bytes are its identity on both classes,
 // since every lock carries a random token). For a file longer than what is
-// read, the length must match too.
+// read, the length must match too; for a directory, its shape (dirlock.go).
 func sameLock(a, b Holder) bool {
+	if a.Directory || b.Directory {
+		// A directory's Mode is its judgement (fs.ModeDir when
+		// unreadable), which a moved lock's read has not: its marker,
+		// its entries and the marker's bytes are what it is.
+		return a.Directory == b.Directory && a.marker == b.marker && a.entries == b.entries &&
+			a.Size == b.Size && bytes.Equal(a.data, b.data)
+	}
 	return a.Size == b.Size && a.Mode == b.Mode && bytes.Equal(a.data, b.data)
 }
 

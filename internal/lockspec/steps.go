@@ -10,8 +10,14 @@ const (
 	// StepAcquirePending: the pending file is written, before its link().
 	StepAcquirePending Step = "acquire:pending"
 	// StepAcquireOpened: without hard links, the lock is created by an
-	// exclusive open and is still empty.
+	// exclusive open and is still empty (the spec's exclusive create, with
+	// [Options].ExclusiveCreate).
 	StepAcquireOpened Step = "acquire:opened"
+	// StepAcquireStaged: without hard links (the directory publish), the
+	// lock's record is written and synced as <token>.json in this attempt's
+	// staging directory, and the directory synced, before its rename to
+	// the lock name.
+	StepAcquireStaged Step = "acquire:staged"
 	// StepAcquirePublished: the lock is published whole.
 	StepAcquirePublished Step = "acquire:published"
 )
@@ -80,7 +86,7 @@ const (
 
 // Steps lists every step in the order of the spec.
 var Steps = []Step{
-	StepAcquirePending, StepAcquireOpened, StepAcquirePublished,
+	StepAcquirePending, StepAcquireOpened, StepAcquireStaged, StepAcquirePublished,
 	StepSweepJudged,
 	StepBreakJudged, StepBreakClaimed, StepBreakConfirmed, StepBreakRenamed,
 	StepBreakRemoved, StepBreakMismatch, StepBreakPutBackOpened, StepBreakPutBack,

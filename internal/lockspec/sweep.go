@@ -16,21 +16,26 @@ import (
 // left alone. The sweep never fails an acquire: a name it cannot list or
 // remove stays for the next one. It looks only at the names that begin
 // like one beside the lock (vfs.ReadDirPrefix), so unrelated files in the
-// folder are left alone.
+// folder are left alone. A directory beside the lock (a staging directory
+// of the directory publish, or a directory lock moved aside) is swept
+// only when its name records this host and a dead pid (removeDirLeftover).
 func (e *env) sweep(fsys vfs.FS, n names) {
 	entries, err := vfs.ReadDirPrefix(fsys, n.dir, n.swept)
 	if err != nil {
 		return
 	}
 	for _, de := range entries {
-		if de.IsDir() {
-			continue
-		}
 		kind, o := n.classify(de.Name())
 		if kind == notOurs {
 			continue
 		}
 		name := path.Join(n.dir, de.Name())
+		if de.IsDir() {
+			if kind == ownerInName && o.hostHash == n.host && e.ownerDead(o, n) {
+				e.removeDirLeftover(fsys, name)
+			}
+			continue
+		}
 		switch kind {
 		case ownerInClaim:
 			if !e.readClaimOwner(fsys, name, &o) {
@@ -81,4 +86,39 @@ func (e *env) ownerDead(o owner, n names) bool {
 		return false
 	}
 	return !e.host.Alive(o.pid)
+}
+
+// removeDirLeftover removes name, a staging directory or a moved
+// directory lock whose owner (as its name records it) is on this host and
+// dead, the way every directory of the lock is removed: the one marker it
+// holds by its name, then the directory, never recursively. A directory
+// holding more than one entry, or an entry that is not a regular file, is
+// left alone; so is one whose marker's kernel lock a process holds (a live
+// owner's lock moved there by a breaker that died before its put-back).
+// The sweep:judged step is reported just before the removal.
+func (e *env) removeDirLeftover(fsys vfs.FS, name string) {
+	ents, err := fsys.ReadDir(name)
+	if err != nil || len(ents) > 1 || len(ents) == 1 && !ents[0].Type().IsRegular() {
+		return
+	}
+	var marker string
+	if len(ents) == 1 {
+		marker = path.Join(name, ents[0].Name())
+		if e.kernelLocks() {
+			f, err := fsys.OpenFile(marker, vfs.ReadFlags, 0)
+			if err != nil {
+				return // its kernel lock cannot be tried: not proven dead
+			}
+			held := heldElsewhere(vfs.TryLock(f, marker))
+			f.Close() // before the removal (FUSE); its owner is dead by its pid
+			if held {
+				return // its owner lives, in whatever pid namespace
+			}
+		}
+	}
+	e.step(StepSweepJudged)
+	if marker != "" {
+		_ = fsys.Remove(marker)
+	}
+	_ = fsys.Remove(name)
 }

@@ -23,12 +23,13 @@ func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force 
 	if err := checkName(name); err != nil {
 		return err
 	}
-	e := opts.env()
+	e := opts.env().forFS(fsys)
 	n := e.names(name)
-	if judged.Mode&fs.ModeDir != 0 {
-		// A directory is no lock of any writer: a rename would move it
-		// and its removal fail, leaving it under a broken name for good.
-		return fmt.Errorf("%w: %s is a directory; nothing removed, look at it and remove it by hand", ErrNotALock, termsafe.Value(n.lock))
+	if judged.Mode&fs.ModeDir != 0 && (!judged.Directory || judged.marker == "" && judged.entries > 0) {
+		// More than a marker (two files, a subdirectory): no writer's
+		// lock, and its removal would have to be recursive, which none
+		// is.
+		return fmt.Errorf("%w: %s is a directory holding more than a lock's record; nothing removed, look at it and remove it by hand", ErrNotALock, termsafe.Value(n.lock))
 	}
 	mode := breakForce
 	if !force {

@@ -67,7 +67,7 @@ func UpdateMapped(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, o
 // updateParts is Update with fn giving the new content in parts (and a
 // gate), reading by a mapping when mapped.
 func updateParts(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, opts Options, mapped bool) error {
-	e := opts.env()
+	e := opts.env().forFS(fsys)
 	start := time.Now()
 	deadline := start.Add(e.timeout)
 	for {

@@ -11,8 +11,9 @@ import (
 // FS is a [vfs.FS] whose Link always fails. It is safe for concurrent use
 // when the FS it wraps is.
 type FS struct {
-	inner vfs.FS
-	errno syscall.Errno
+	inner     vfs.FS
+	errno     syscall.Errno
+	exclusive bool
 }
 
 var (
@@ -35,6 +36,19 @@ func New(inner vfs.FS, errno syscall.Errno) *FS {
 
 // Unwrap returns the wrapped FS.
 func (f *FS) Unwrap() vfs.FS { return f.inner }
+
+// ExclusiveCreate returns f selecting, for the locks on it, the spec's
+// exclusive create where link() is refused, instead of the directory
+// publish (ExclusiveCreatePublish answers true: lockspec.ExclusiveCreateFS).
+// The conformance suite's "no hard links" column, the spec's own, runs so.
+func (f *FS) ExclusiveCreate() *FS {
+	g := *f
+	g.exclusive = true
+	return &g
+}
+
+// ExclusiveCreatePublish reports whether f was made by ExclusiveCreate.
+func (f *FS) ExclusiveCreatePublish() bool { return f.exclusive }
 
 // Errno returns the errno Link fails with.
 func (f *FS) Errno() syscall.Errno { return f.errno }

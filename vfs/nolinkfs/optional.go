@@ -32,7 +32,8 @@ func (f *FS) WatchRemoval(name string) (vfs.Watch, error) { return vfs.WatchRemo
 func (f *FS) JoinQueue(name string) (vfs.Place, error) { return vfs.JoinQueue(f.inner, name) }
 
 // OpenRoot opens dir through the wrapped FS's [vfs.OpenRootFS] and returns
-// it with no hard links either (the same errno); its Close closes the
+// it with no hard links either (the same errno, and ExclusiveCreate when
+// f has it); its Close closes the
 // wrapped root. When the wrapped FS lacks it, it returns the
 // *fs.PathError wrapping errors.ErrUnsupported of [vfs.OpenRoot].
 func (f *FS) OpenRoot(dir string) (vfs.RootFS, error) {
@@ -40,7 +41,9 @@ func (f *FS) OpenRoot(dir string) (vfs.RootFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rootFS{FS: New(root, f.errno), root: root}, nil
+	r := New(root, f.errno)
+	r.exclusive = f.exclusive
+	return &rootFS{FS: r, root: root}, nil
 }
 
 // rootFS is an FS returned by OpenRoot.

@@ -1,0 +1,170 @@
+package lockspec
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// The directory shape of a lock (docs/spawn-log-lock.md, "The directory
+// publish"): on a volume without hard links the lock name is a directory
+// that holds one file, <token>.json, the lock's record. It is published
+// whole by one rename (publishdir.go) and, like a file lock, moved aside
+// to a broken name before anything in it is removed; the removal is the
+// marker by its name, then the directory, never recursive, so that a
+// delayed step that finds another directory there removes nothing of it.
+
+// markerName is the name of the record inside a directory lock of token.
+func markerName(token string) string { return token + ".json" }
+
+// readDirLock reads the directory name (of file information fi) as a
+// lock: its entries and, when it holds just one regular file, that file's
+// bytes, calling then as readLockThen does. A marker that goes between
+// the listing and its open leaves a directory with no marker read
+// (unreadable).
+func readDirLock(fsys vfs.FS, name string, fi fs.FileInfo, then func(vfs.File, string, lockFile)) (lockFile, error) {
+	ents, err := fsys.ReadDir(name)
+	if err != nil {
+		return lockFile{}, err
+	}
+	lf := lockFile{dir: true, entries: len(ents), fileTime: fi.ModTime()}
+	if len(ents) != 1 || !ents[0].Type().IsRegular() {
+		return lf, nil
+	}
+	mname := path.Join(name, ents[0].Name())
+	f, err := fsys.OpenFile(mname, vfs.ReadFlags, 0)
+	if err != nil {
+		return lf, nil
+	}
+	defer f.Close()
+	mfi, err := f.Stat()
+	if err != nil || !mfi.Mode().IsRegular() {
+		return lf, nil
+	}
+	data, err := readUpTo(f, mfi.Size(), maxLockBytes+1)
+	if err != nil {
+		return lockFile{}, err
+	}
+	lf.data, lf.size, lf.fileTime, lf.marker = data, max(mfi.Size(), int64(len(data))), mfi.ModTime(), ents[0].Name()
+	if then != nil {
+		then(f, mname, lf)
+	}
+	return lf, nil
+}
+
+// judgeDir is the judgement of a directory lock, h the judgement of its
+// one regular file's bytes (when it has one): readable only when that
+// file is named after the token its record carries; otherwise
+// unreadable (Mode fs.ModeDir), never broken automatically.
+func (e *env) judgeDir(lf lockFile, h Holder) Holder {
+	if lf.marker == "" || h.State == StateUnreadable || markerName(h.Token) != lf.marker {
+		u := e.judge(nil, 0, lf.fileTime, nil)
+		u.Size, u.data = lf.size, lf.data
+		u.Mode = fs.ModeDir
+		h = u
+	}
+	h.Directory, h.marker, h.entries = true, lf.marker, lf.entries
+	return h
+}
+
+// movedHolder is a lock just moved, as read (readLockBytes), with its
+// bytes, size and shape and no judgement.
+func movedHolder(lf lockFile) Holder {
+	h := Holder{data: lf.data, Size: lf.size, Directory: lf.dir, marker: lf.marker, entries: lf.entries}
+	if lf.irregular != nil {
+		h.Mode = lf.irregular.Mode().Type()
+	}
+	return h
+}
+
+// lockFileName is the file of the lock name that holds h's record: the
+// name itself, or the marker inside a directory lock ("" for a directory
+// with no marker).
+func lockFileName(lock string, h Holder) string {
+	if !h.Directory {
+		return lock
+	}
+	if h.marker == "" {
+		return ""
+	}
+	return path.Join(lock, h.marker)
+}
+
+// removeMoved removes a lock moved to moved and found to be the one meant
+// (its own, or the one judged, of shape m): a file by its name; a
+// directory by its marker, then the directory itself, never recursively:
+// should the directory not be the one read (another in its place, or one
+// that gained an entry), the marker is not there or the directory is not
+// empty, and nothing of it goes. A directory left so stays under the
+// moved name (its owner's sweep, or an operator, clears it); that is no
+// error.
+func removeMoved(fsys vfs.FS, moved string, m Holder) error {
+	if !m.Directory {
+		if err := fsys.Remove(moved); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	if m.marker != "" {
+		if err := fsys.Remove(path.Join(moved, m.marker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	_ = fsys.Remove(moved) // rmdir: an entry there keeps it
+	return nil
+}
+
+// renameAbsent renames old to new unless new exists, and reports an error
+// matching fs.ErrExist when it does: by vfs.RenameNoReplace, atomic;
+// where the volume has no such rename (errors.ErrUnsupported: a FUSE
+// server without rename2, ntfs-3g, exfat-fuse), by a plain rename once an
+// Lstat has found new absent. That fallback has a window: a directory
+// made empty at new between the Lstat and the rename is replaced by it
+// (ext4 replaces an empty directory silently), as a file there would be
+// by a rename of a file. Only an empty directory can be replaced; no step
+// of this lock leaves one at the lock name.
+func renameAbsent(fsys vfs.FS, old, new string) error {
+	err := vfs.RenameNoReplace(fsys, old, new)
+	if !errors.Is(err, errors.ErrUnsupported) {
+		return err
+	}
+	if _, lerr := fsys.Lstat(new); !errors.Is(lerr, fs.ErrNotExist) {
+		if lerr == nil {
+			return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
+		}
+		return lerr
+	}
+	if err := fsys.Rename(old, new); err != nil {
+		if _, lerr := fsys.Lstat(new); lerr == nil {
+			return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
+		}
+		return err
+	}
+	return nil
+}
+
+// putBackDir returns a directory lock moved by mistake to the lock name by
+// renameAbsent: atomic, so no put-back leaves an empty lock. When the name
+// is taken the moved lock is dropped (removeMoved; its holder's fence
+// finds the loss), as a file's put-back drops it.
+func (e *env) putBackDir(fsys vfs.FS, n names, moved string, done Step) error {
+	err := renameAbsent(fsys, moved, n.lock)
+	switch {
+	case err == nil:
+		e.step(done)
+		return nil
+	case !errors.Is(err, fs.ErrExist):
+		return err
+	}
+	e.step(done)
+	lf, rerr := readLockBytes(fsys, moved)
+	if rerr != nil {
+		if errors.Is(rerr, fs.ErrNotExist) {
+			return nil
+		}
+		return rerr
+	}
+	return removeMoved(fsys, moved, movedHolder(lf))
+}

@@ -1,0 +1,202 @@
+package lockspec_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/internal/lockspec"
+	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
+)
+
+const deadToken = "deaddeaddeaddeaddeaddead"
+
+// A directory lock whose one file is not named after the token its record
+// carries is unreadable: a block, never broken, even with its pid dead.
+// Kills "drop the marker-name check".
+func TestDirMarkerNameChecked(t *testing.T) {
+	e := dirEstate(t)
+	m := locktest.NewMachine("host-a")
+	dead := m.Spawn()
+	dead.Kill()
+	e.writeDirLock(t, "ffffffffffffffffffffffff.json", lockJSON(dead.PID(), "host-a", true, deadToken, time.Now()))
+	_, err := lockspec.Acquire(context.Background(), e.fsys, target, dirNoWait(m.Spawn()))
+	var te *lockspec.TimeoutError
+	if !errors.As(err, &te) || te.Holder.State != lockspec.StateUnreadable || !te.Holder.Directory {
+		t.Fatalf("acquire over a misnamed marker: %v; want a timeout on an unreadable directory", err)
+	}
+	if !e.exists(lockP + "/ffffffffffffffffffffffff.json") {
+		t.Fatal("the misnamed directory lock was removed")
+	}
+	// Named after its token, the same dead record is broken at once.
+	if err := os.Rename(e.path(lockP+"/ffffffffffffffffffffffff.json"), e.path(lockP+"/"+deadToken+".json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("a"), dirNoWait(m.Spawn())); err != nil {
+		t.Fatalf("over the dead owner's directory lock: %v", err)
+	}
+	e.onlyTarget(t, true)
+}
+
+// A lock of another host whose pid is dead here is never broken, in the
+// file shape and in the directory shape, and another host's staging
+// directory is never swept. Kills "remove the same-host check".
+func TestDirForeignOwnerNeverBroken(t *testing.T) {
+	m := locktest.NewMachine("host-a")
+	dead := m.Spawn()
+	dead.Kill()
+	rec := lockJSON(dead.PID(), "host-b", true, deadToken, time.Now())
+	for _, shape := range []string{"file", "directory"} {
+		t.Run(shape, func(t *testing.T) {
+			e := dirEstate(t)
+			if shape == "file" {
+				e.writeRaw(t, lockP, rec)
+			} else {
+				e.writeDirLock(t, deadToken+".json", rec)
+			}
+			other := lockP + ".staged-" + lockspec.HostHash("host-b") + "-" + strconv.Itoa(dead.PID()) + "-0123456789abcdef01234567"
+			if err := os.Mkdir(e.path(other), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			_, err := lockspec.Acquire(context.Background(), e.fsys, target, dirNoWait(m.Spawn()))
+			var te *lockspec.TimeoutError
+			if !errors.As(err, &te) || te.Holder.State != lockspec.StateOtherHost {
+				t.Fatalf("acquire over another host's lock: %v; want a timeout, on another host", err)
+			}
+			if !e.exists(lockP) || !e.exists(other) {
+				t.Fatalf("folder holds %q; want the other host's lock and staging directory kept", e.ls(t))
+			}
+		})
+	}
+}
+
+// A delayed reaper removes nothing of a replacement owner's directory:
+// the removal of a directory lock it judged is its marker by name, then
+// the now-empty directory, never recursive. Here, between the reaper's
+// read of the moved lock and its removal, a live owner's directory is put
+// where the moved one was; the reaper's removal finds no marker of the
+// name it read and a directory that is not empty, and the live owner's
+// record survives. Kills "recursive removal".
+func TestDirDelayedReaperSparesReplacement(t *testing.T) {
+	e := dirEstate(t)
+	m := locktest.NewMachine("host-a")
+	dead := m.Spawn()
+	dead.Kill()
+	e.writeDirLock(t, deadToken+".json", lockJSON(dead.PID(), "host-a", true, deadToken, time.Now()))
+	live := []byte(`{"pid":1,"hostname":"host-a","token":"1111111111111111111111111"}`)
+	ffs := faultfs.New(e.fsys)
+	var moved string
+	ffs.Before(func(ev faultfs.Event) error {
+		if ev.Op != faultfs.OpRemove || moved != "" || path.Base(ev.Name) != deadToken+".json" || !strings.Contains(ev.Name, ".broken-") {
+			return nil
+		}
+		moved = path.Dir(ev.Name)
+		// Another reaper took the moved lock away, and a live owner's
+		// directory stands under the name.
+		if err := os.Rename(e.path(moved), e.path("d/elsewhere")); err != nil {
+			return err
+		}
+		if err := os.Mkdir(e.path(moved), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(e.path(moved+"/1111111111111111111111111.json"), live, 0o644)
+	})
+	if err := lockspec.Update(context.Background(), ffs, target, appendRecord("a"), dirNoWait(m.Spawn())); err != nil {
+		t.Fatalf("the reaper's write: %v", err)
+	}
+	if moved == "" {
+		t.Fatal("the reaper never removed the dead owner's marker")
+	}
+	if got, err := os.ReadFile(e.path(moved + "/1111111111111111111111111.json")); err != nil || string(got) != string(live) {
+		t.Fatalf("the live owner's record after the delayed removal: %q, %v; want it kept", got, err)
+	}
+}
+
+// A file lock and a directory lock at one name exclude each other: a
+// directory publish meets a live file lock (the spec's exclusive create,
+// an earlier build) and waits; an exclusive create meets a live directory
+// lock and waits. Neither lock is touched.
+func TestDirMixedShapesExclude(t *testing.T) {
+	for _, first := range []string{"file", "directory"} {
+		t.Run(first+" first", func(t *testing.T) {
+			e := dirEstate(t)
+			m := locktest.NewMachine("host-a")
+			o1, o2 := fast(m.Spawn()), dirNoWait(m.Spawn())
+			if first == "file" {
+				o1.ExclusiveCreate = true
+			} else {
+				o2.ExclusiveCreate = true
+			}
+			h, err := lockspec.Acquire(context.Background(), e.fsys, target, o1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Directory() != (first == "directory") {
+				t.Fatalf("Directory() = %v for the %s lock", h.Directory(), first)
+			}
+			_, err = lockspec.Acquire(context.Background(), e.fsys, target, o2)
+			var te *lockspec.TimeoutError
+			if !errors.As(err, &te) || te.Holder.State != lockspec.StateAlive || te.Holder.Token != h.Token() {
+				t.Fatalf("the other shape's writer: %v; want a timeout on the live %s lock", err, first)
+			}
+			if err := h.Fence(); err != nil {
+				t.Fatalf("the %s lock after the other shape's try: %v", first, err)
+			}
+			if err := h.Release(); err != nil {
+				t.Fatal(err)
+			}
+			e.onlyTarget(t, false)
+		})
+	}
+}
+
+// unlock --force removes an empty directory, or one holding just a
+// marker, at the lock name (never recursively), and refuses one holding
+// more, which it leaves as it is.
+func TestDirUnlockForce(t *testing.T) {
+	m := locktest.NewMachine("host-a")
+	for _, c := range []struct {
+		name    string
+		entries []string
+		removed bool
+	}{
+		{"empty", nil, true},
+		{"just a marker", []string{"0123456789abcdef01234567.json"}, true},
+		{"two files", []string{"a.json", "b.json"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := dirEstate(t)
+			if err := os.Mkdir(e.path(lockP), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range c.entries {
+				e.writeRaw(t, lockP+"/"+n, []byte("torn"))
+			}
+			o := fast(m.Spawn())
+			h, err := lockspec.Inspect(e.fsys, target, o)
+			if err != nil || h.State != lockspec.StateUnreadable || !h.Directory {
+				t.Fatalf("Inspect: %+v, %v; want an unreadable directory", h, err)
+			}
+			if err := lockspec.Unlock(context.Background(), e.fsys, target, h, false, o); err == nil {
+				t.Fatal("unlock without force removed an unreadable directory")
+			}
+			err = lockspec.Unlock(context.Background(), e.fsys, target, h, true, o)
+			if c.removed {
+				if err != nil {
+					t.Fatalf("unlock --force: %v", err)
+				}
+				e.onlyTarget(t, false)
+				return
+			}
+			if !errors.Is(err, lockspec.ErrNotALock) || len(e.ls(t)) != 1 {
+				t.Fatalf("unlock --force of a crowded directory: %v, folder %q; want ErrNotALock and it left", err, e.ls(t))
+			}
+		})
+	}
+}
