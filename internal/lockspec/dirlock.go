@@ -107,6 +107,14 @@ func removeMoved(fsys vfs.FS, moved string, m Holder) error {
 		}
 		return nil
 	}
+	// The move aside is made durable before the marker goes: the rename
+	// is an entry of the lock's folder, the marker's removal one of the
+	// moved directory, and a power cut lands the two folders
+	// independently. The removal landed without the rename would leave an
+	// empty directory at the lock name, a block (conformance/powercut).
+	if err := vfs.SyncDir(fsys, path.Dir(moved)); err != nil {
+		return err
+	}
 	if m.marker != "" {
 		if err := fsys.Remove(path.Join(moved, m.marker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
