@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path"
 	"slices"
 	"time"
 
@@ -95,13 +96,20 @@ func stepOf(env string) (lockspec.Step, error) {
 	return s, nil
 }
 
-// loseLocks removes every agent's spawn-log lock in the estate.
+// loseLocks removes every agent's spawn-log lock in the estate: a file,
+// or a directory lock (the directory publish) with what it holds.
 func loseLocks() {
 	if loseLockEstate == nil {
 		return
 	}
 	agents, _ := loseLockEstate.ReadDir(estate.AgentsDir)
 	for _, a := range agents {
-		_ = loseLockEstate.Remove(locking.LockName(estate.SpawnLogPath(a.Name())))
+		lock := locking.LockName(estate.SpawnLogPath(a.Name()))
+		if inside, err := loseLockEstate.ReadDir(lock); err == nil {
+			for _, e := range inside {
+				_ = loseLockEstate.Remove(path.Join(lock, e.Name()))
+			}
+		}
+		_ = loseLockEstate.Remove(lock)
 	}
 }
