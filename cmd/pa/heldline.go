@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/pa-toolkit/pa/dispatch"
@@ -56,7 +57,8 @@ const commandInJSON = `the "command" this check prints with --json`
 //
 // owner, when not "", is the user who alone, but root, can clear the lock
 // (lockOnly): the command, or commandInJSON, is then said run as that user
-// or root (asOwner), within the same bound.
+// or root (asOwner), within the same bound; a user name too long for it
+// is left out last, the uid kept.
 func lockHeldLine(home string, p dispatch.Problem, owner string) string {
 	bound := maxHeldLine
 	if p.Lock.State == locking.StateDead {
@@ -82,6 +84,10 @@ func lockHeldLine(home string, p dispatch.Problem, owner string) string {
 			*v = whole[:end] + "..."
 			line, ok = fitHeld(p, h, inJSON, bound)
 		}
+	}
+	if i := strings.Index(owner, " ("); !ok && i > 0 {
+		// A long user name: the owner is said by uid alone.
+		line, _ = fitHeld(p, h, asOwner(commandInJSON, owner[:i]), bound)
 	}
 	return line
 }

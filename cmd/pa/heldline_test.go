@@ -10,7 +10,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/pa-toolkit/pa/dispatch"
+	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
 
@@ -158,5 +161,32 @@ func TestBoardCheckLockHeldLineWhenTheCommandDoesNotFit(t *testing.T) {
 				t.Errorf("--json command %q; want %q", command, want)
 			}
 		})
+	}
+}
+
+// The owner-or-root form of the lock-held line keeps the bound with the
+// worst values and the longest owner: a user name too long for it is left
+// out, the uid said alone.
+func TestLockHeldLineAsOwnerKeepsTheBound(t *testing.T) {
+	agent := strings.Repeat("w", 240)
+	p := dispatch.Problem{
+		Kind: dispatch.KindLockHeld, Agent: agent, Path: estate.SpawnLogPath(agent) + ".lock",
+		StaleWindow: 3000000000 * time.Second,
+		Lock: locking.Holder{
+			PID: 2147483647, Hostname: strings.Repeat(`"`, 255), HasHostname: true,
+			AcquiredAt: "\x1b[2J" + strings.Repeat("z", 251), FileTime: time.Date(1902, 1, 1, 0, 0, 0, 0, time.UTC),
+			Age: 1 << 62, State: locking.StateOtherHost,
+		},
+	}
+	for _, tc := range []struct{ owner, says string }{
+		{"", ""},
+		{"uid 65534 (nobody)", " as uid 65534 (nobody) or as root"},
+		{"uid 4294967294 (" + strings.Repeat("j", 32) + ")", " as uid 4294967294 or as root"},
+		{"uid 4294967294 (" + strings.Repeat("j", 100) + ")", " as uid 4294967294 or as root"},
+	} {
+		line := lockHeldLine("", p, tc.owner)
+		if n := utf8.RuneCountInString(line); n > 362 || !strings.Contains(line, `this check prints with --json`+tc.says) {
+			t.Errorf("owner %q: the line is %d characters: %q; want at most 362, naming the owner as %q", tc.owner, n, line, tc.says)
+		}
 	}
 }
