@@ -199,15 +199,16 @@ func encode(raw []json.RawMessage) []byte {
 // ReadForAdd reads agent's board once for adding the item of the dispatch
 // id, under the spawn-log lock (as `pa dispatch open` does before its
 // commit), and checks it: it returns add, which gives the new board in
-// parts for that item (the board as it is when the dispatch is on it
-// already), to write with locking.Hold.WriteFenced. A missing board is
+// parts for that item, to write with locking.Hold.WriteFenced. A missing board is
 // empty. The board is mapped where the FS can: the parts may be slices of
 // the mapping, valid until release is called (release is never nil, also
 // on an error). The parts are a splice onto the board as read for the
 // common shape (the items' bytes as they are, then the new one: what
 // encode writes for a board encode wrote), else encode's whole board, the
 // board's one write. Errors: an *estate.AgentError, a *CorruptError (the
-// board does not parse), a *fs.PathError wrapping vfs.ErrChanged, the FS's.
+// board does not parse), an *AheadError (the board lists id or a later
+// dispatch already: the spawn-log is behind it), a *fs.PathError wrapping
+// vfs.ErrChanged, the FS's.
 func ReadForAdd(fsys vfs.FS, agent string, id int) (add func(Item) [][]byte, release func(), err error) {
 	if err := estate.ValidateAgent(agent); err != nil {
 		return nil, func() {}, err
@@ -215,6 +216,9 @@ func ReadForAdd(fsys vfs.FS, agent string, id int) (add func(Item) [][]byte, rel
 	ed, release, err := jsondoc.ReadForEdit(format, fsys, estate.BoardPath(agent), id)
 	if err != nil {
 		return nil, release, err
+	}
+	if ed.MaxKey() >= id {
+		return nil, release, &AheadError{Path: estate.BoardPath(agent), ID: id, MaxID: ed.MaxKey()}
 	}
 	return func(it Item) [][]byte { return ed.Append(it, 0, encodeDoc) }, release, nil
 }

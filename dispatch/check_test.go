@@ -3,6 +3,7 @@ package dispatch_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,33 +86,29 @@ func TestCheckReportsCorruptFiles(t *testing.T) {
 // A lock-held problem's command quotes the agent: through Check.
 
 // Opening a dispatch whose id is on the board already (an item put there
-
-// by hand, or left by an earlier run) does not put it there twice: the
-
-// board keeps one item per dispatch id, the first one, byte for byte.
-
-func TestOpenDispatchPutsADispatchOnTheBoardOnce(t *testing.T) {
+// by hand, or left by an earlier spawn-log that a power cut took) is
+// refused with a *board.AheadError, and nothing is written: the id would
+// name two dispatches. Once the spawn-log is ahead again, the open adds
+// its dispatch after the board's items.
+func TestOpenRefusesAnIDTheBoardListsAlready(t *testing.T) {
 	estatetest.Each(t, func(t *testing.T, e *estatetest.Estate) {
 		estatetest.WriteFile(t, e.Dir, estate.BoardPath("demo"), `{"version":1,"items":[{"dispatchId":1,"title":"kept","addedAt":"2020-01-01T00:00:00.000Z","note":"mine"}]}`)
+		before := estatetest.Snapshot(t, e.Dir)
 		rec, err := dispatch.Open(context.Background(), e.FS, "demo", "new", opts())
-		if err != nil || rec.ID != 1 {
-			t.Fatalf("Open = %+v, %v; want dispatch 1", rec, err)
+		var ae *board.AheadError
+		if !errors.As(err, &ae) || ae.ID != 1 || ae.MaxID != 1 || rec.ID != 0 {
+			t.Fatalf("Open = %+v, %v; want a *board.AheadError for id 1", rec, err)
 		}
-		b, err := board.Read(e.FS, "demo")
-		if err != nil || len(b.Items) != 1 || b.Items[0].DispatchID != 1 || b.Items[0].Title != "kept" {
-			t.Fatalf("board %+v, %v; want the one item of dispatch 1 as it was", b, err)
+		if after := estatetest.Snapshot(t, e.Dir); !maps.Equal(before, after) {
+			t.Errorf("the refused open changed the estate: %q -> %q", before, after)
+		}
+		estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("demo"), `{"version":1,"nextId":2,"records":[]}`)
+		if rec, err := dispatch.Open(context.Background(), e.FS, "demo", "next", opts()); err != nil || rec.ID != 2 {
+			t.Fatalf("Open with nextId 2 = %+v, %v; want dispatch 2", rec, err)
 		}
 		raw, err := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(estate.BoardPath("demo"))))
-		if err != nil || strings.Count(string(raw), `"dispatchId"`) != 1 || !strings.Contains(string(raw), `"note": "mine"`) {
-			t.Errorf("board file %q, %v; want one item, its unknown field kept", raw, err)
-		}
-		// A second open adds dispatch 2 once, beside it.
-		if rec, err := dispatch.Open(context.Background(), e.FS, "demo", "next", opts()); err != nil || rec.ID != 2 {
-			t.Fatalf("second Open = %+v, %v; want dispatch 2", rec, err)
-		}
-		b, err = board.Read(e.FS, "demo")
-		if err != nil || len(b.Items) != 2 || b.Items[0].DispatchID != 1 || b.Items[1].DispatchID != 2 || b.Items[1].Title != "next" {
-			t.Errorf("board %+v, %v; want dispatches 1 and 2, once each", b, err)
+		if err != nil || strings.Count(string(raw), `"dispatchId"`) != 2 || !strings.Contains(string(raw), `"note":"mine"}`) {
+			t.Errorf("board file %q, %v; want the item as it was, byte for byte, then dispatch 2", raw, err)
 		}
 	})
 }

@@ -113,16 +113,17 @@ func TestOpenKeepsTheBoardItemsVerbatim(t *testing.T) {
 	e := estatetest.New(t, estatetest.Classes[0])
 	items := `{"dispatchId":7,"title":"by hand","future":{"x":[1, 2]}},  {"dispatchId":8}`
 	estatetest.WriteFile(t, e.Dir, estate.BoardPath("demo"), `{"version":1,"items":[`+items+`]}`)
+	estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("demo"), `{"version":1,"nextId":9,"records":[]}`)
 	rec, err := dispatch.Open(context.Background(), e.FS, "demo", "new", opts())
-	if err != nil || rec.ID != 1 {
-		t.Fatalf("Open = %+v, %v; want dispatch 1", rec, err)
+	if err != nil || rec.ID != 9 {
+		t.Fatalf("Open = %+v, %v; want dispatch 9", rec, err)
 	}
 	raw, _ := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(estate.BoardPath("demo"))))
-	if !strings.Contains(string(raw), "\n    "+items+",\n    {\n      \"dispatchId\": 1,") {
-		t.Errorf("the board is now\n%s\nwant the items as they were, then dispatch 1", raw)
+	if !strings.Contains(string(raw), "\n    "+items+",\n    {\n      \"dispatchId\": 9,") {
+		t.Errorf("the board is now\n%s\nwant the items as they were, then dispatch 9", raw)
 	}
 	b, err := board.Read(e.FS, "demo")
-	if ids := []int{7, 8, 1}; err != nil || len(b.Items) != 3 || !slices.Equal([]int{b.Items[0].DispatchID, b.Items[1].DispatchID, b.Items[2].DispatchID}, ids) {
+	if ids := []int{7, 8, 9}; err != nil || len(b.Items) != 3 || !slices.Equal([]int{b.Items[0].DispatchID, b.Items[1].DispatchID, b.Items[2].DispatchID}, ids) {
 		t.Errorf("board %+v, %v; want items %v", b, err, ids)
 	}
 }
