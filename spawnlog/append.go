@@ -163,8 +163,10 @@ func AppendPrepared(ctx context.Context, fsys vfs.FS, agent, title string, prepa
 		return nil
 	})
 	// Mapped: appendParts keeps nothing of current but the parts it
-	// returns, and prepare never sees it.
-	err := lockspec.UpdateMapped(ctx, fsys, name, fn, opts)
+	// returns, and prepare never sees it. A spawn-log a power cut took,
+	// whose dead writer's complete temp file is left, is restored first
+	// (restore.go).
+	err := lockspec.UpdateMapped(ctx, fsys, name, fn, withRestore(opts))
 	drain() // a prepare whose gate was never reached (the temp file's write failed)
 	if err != nil && !landed {
 		return Record{}, err

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/internal/display"
+	"github.com/pa-toolkit/pa/internal/lockspec"
+	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
 )
 
@@ -50,6 +52,7 @@ type lockEvents struct {
 // a terminal), of its waits.
 func (e *lockEvents) observe(opts *locking.Options, waitLine bool) {
 	opts.OnBreak = e.broke
+	lockspec.SetOnRestore(opts, e.restored)
 	if waitLine {
 		opts.OnWait = e.waiting
 	}
@@ -113,6 +116,27 @@ func (e *lockEvents) broke(_ string, dead locking.Holder) {
 		return
 	}
 	fmt.Fprintf(e.stderr, "pa: %s\n", e.a.broken(dead))
+}
+
+// restored is the spawn-log's restore observer: one line, wherever stderr
+// goes (--json prints none), naming the file restored and the dead
+// writer's temp file it came from.
+func (e *lockEvents) restored(name, from string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ended {
+		return
+	}
+	fmt.Fprintf(e.stderr, "pa: %s\n", restoredLine(name, from))
+}
+
+// restoredLine words a restore: `agents/demo/spawn-log.json was missing;
+// restored from agents/demo/spawn-log.json.tmp-...: the complete temp file
+// of a writer that died in its commit (a power cut inside the rename, say),
+// with every record but that writer's own, which was never reported`.
+func restoredLine(name, from string) string {
+	return termsafe.Escape(name) + " was missing; restored from " + termsafe.Escape(from) +
+		": the complete temp file of a writer that died in its commit (a power cut inside its rename, say), with every record but that writer's own, which was never reported"
 }
 
 // end is called when open returns: no line is printed after it.

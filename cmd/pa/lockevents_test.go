@@ -3,13 +3,17 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
@@ -195,5 +199,42 @@ func TestOpenSaysItBrokeADeadHoldersLock(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit 0, id 1 and one line matching %s", r.code, r.stdout, r.stderr, re)
 			}
 		})
+	})
+}
+
+// `pa dispatch open` on an agent whose spawn-log is missing beside the
+// complete temp file of a writer that died in its commit (what a power cut
+// inside exFAT's rename leaves) restores the spawn-log from it, leaving out
+// that writer's own record, which was never reported, says so in one line
+// on stderr, and records the dispatch with the next id; the temp file is
+// gone. The restore observer removed, the line is missing.
+func TestOpenSaysItRestoredASpawnLog(t *testing.T) {
+	dead := locktest.DeadPID(t)
+	eachBinClass(t, func(t *testing.T, c binClass) {
+		home := t.TempDir()
+		temp := demoLog + ".tmp-" + lockspec.HostHash(hostname()) + "-" + strconv.Itoa(dead) + "-0123456789abcdef01234567"
+		estatetest.WriteFile(t, home, temp, `{"version":1,"nextId":4,"records":[{"id":1,"title":"one"},{"id":2,"title":"two"},{"id":3,"title":"never reported"}]}`)
+		estatetest.WriteFile(t, home, "agents/demo/board/board.json", `{"version":1,"items":[{"dispatchId":1},{"dispatchId":2}]}`)
+		r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--title", "t")
+		want := "pa: " + demoLog + " was missing; restored from " + temp + ": the complete temp file of a writer that died in its commit (a power cut inside its rename, say), with every record but that writer's own, which was never reported\n"
+		if r.code != 0 || r.stdout != "3\n" || r.stderr != want {
+			t.Fatalf("exit %d, stdout %q, stderr %q; want exit 0, id 3 and the line %q", r.code, r.stdout, r.stderr, want)
+		}
+		raw, err := os.ReadFile(filepath.Join(home, filepath.FromSlash(demoLog)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := string(raw)
+		for _, title := range []string{`"one"`, `"two"`, `"t"`} {
+			if !strings.Contains(log, title) {
+				t.Errorf("the spawn-log %s lacks the record titled %s", log, title)
+			}
+		}
+		if strings.Contains(log, "never reported") {
+			t.Errorf("the spawn-log %s holds the dead writer's own record", log)
+		}
+		if _, err := os.Stat(filepath.Join(home, filepath.FromSlash(temp))); !os.IsNotExist(err) {
+			t.Errorf("the dead writer's temp file is still there: %v", err)
+		}
 	})
 }

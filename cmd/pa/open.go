@@ -43,8 +43,8 @@ names it and what proved its holder dead. --json prints neither line.
 
 Exit codes: 0 recorded; 1 usage or bad input (a bad agent name or one spelled
 otherwise on disk on a volume that ignores case, a title that
-is not valid UTF-8, a spawn-log or board that does not parse: nothing is
-written); 2 the lock is held, the wait
+is not valid UTF-8, a spawn-log or board that does not parse, a board that
+already lists the id the spawn-log would give: nothing is written); 2 the lock is held, the wait
 was interrupted or a file operation of the lock failed (nothing is written),
 a rename or remove was refused because the file is another user's (the lock,
 or the spawn-log the commit replaces: the line names the file and its owner,
@@ -143,7 +143,7 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 	case errors.Is(err, spawnlog.ErrTitleNotUTF8):
 		return titleNotUTF8()
 	case errors.Is(err, spawnlog.ErrCorrupt), errors.Is(err, board.ErrCorrupt), errors.Is(err, estate.ErrInvalidAgent),
-		errors.Is(err, spawnlog.ErrNoIDLeft), errors.Is(err, estate.ErrSpelling):
+		errors.Is(err, spawnlog.ErrNoIDLeft), errors.Is(err, estate.ErrSpelling), errors.Is(err, board.ErrAhead):
 		return fail(exitUsage, "%s", plainError(agent, err))
 	case byOwner && (!refused.read || refused.ofLock(agent)) && rec.ID == 0:
 		// Another user's file (its lock, the spawn-log the commit
@@ -175,6 +175,7 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 func plainError(agent string, err error) string {
 	var sc *spawnlog.CorruptError
 	var bc *board.CorruptError
+	var ae *board.AheadError
 	var pe *fs.PathError
 	var se *estate.SpellingError
 	switch {
@@ -186,6 +187,9 @@ func plainError(agent string, err error) string {
 		return estate.Display(agent, sc.Path) + " does not parse: " + sc.Reason()
 	case errors.As(err, &bc):
 		return estate.Display(agent, bc.Path) + " does not parse: " + bc.Reason()
+	case errors.As(err, &ae):
+		return fmt.Sprintf("%s lists dispatch %d, but the spawn-log's next id is %d: the spawn-log is behind its board (its records were lost, or it is an older copy); nothing was written; put the spawn-log back from a copy, or move the board aside to start both afresh",
+			estate.Display(agent, ae.Path), ae.MaxID, ae.ID)
 	}
 	return termsafe.Escape(err.Error())
 }

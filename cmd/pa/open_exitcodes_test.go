@@ -32,6 +32,35 @@ const demoLog = "agents/demo/spawn-log.json"
 // unlock (2), a board that stops parsing after the spawn-log commit (2,
 // naming the id) and a writer fenced out while the lock is free now (2).
 
+// A board that already lists the id the spawn-log would give (the
+// spawn-log missing, its records lost to a power cut, or put back from an
+// older copy) makes open exit 1 with one line naming the board and both
+// ids and what to do, and nothing in the estate changes.
+func TestOpenBehindItsBoardExitsOneAndChangesNothing(t *testing.T) {
+	eachBinClass(t, func(t *testing.T, c binClass) {
+		for _, log := range []string{"", `{"version":1,"nextId":2,"records":[{"id":1}]}`} {
+			home := t.TempDir()
+			if log != "" {
+				estatetest.WriteFile(t, home, demoLog, log)
+			}
+			estatetest.WriteFile(t, home, "agents/demo/board/board.json", `{"version":1,"items":[{"dispatchId":1},{"dispatchId":3}]}`)
+			before := estatetest.Snapshot(t, home)
+			r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--title", "t", "--wait", "0")
+			next := "1"
+			if log != "" {
+				next = "2"
+			}
+			want := "pa: agents/demo/board/board.json lists dispatch 3, but the spawn-log's next id is " + next + ": the spawn-log is behind its board (its records were lost, or it is an older copy); nothing was written; put the spawn-log back from a copy, or move the board aside to start both afresh\n"
+			if r.code != exitUsage || r.stdout != "" || r.stderr != want {
+				t.Errorf("spawn-log %q: exit %d, stdout %q, stderr %q; want exit 1 and %q", log, r.code, r.stdout, r.stderr, want)
+			}
+			if after := estatetest.Snapshot(t, home); !maps.Equal(before, after) {
+				t.Errorf("spawn-log %q: the estate changed:\nbefore %q\nafter  %q", log, before, after)
+			}
+		}
+	})
+}
+
 // A spawn-log that does not parse makes open exit 1 with one line naming
 // it, and nothing in the estate changes: not the spawn-log, not the board,
 // no board folder, no lock and nothing beside them.

@@ -331,4 +331,13 @@ var mutations = []mutation{
 	{"leave a dead owner's temp file beside the board", "Hold.WriteFenced",
 		`h.e.sweepTemps(h.fsys, name)`,
 		`_ = name`},
+	{"skip the restore of a missing guarded file", "Hold.readModifyWrite",
+		`if !exists && h.e.restore != nil {`,
+		`if false {`},
+	{"sweep the temp files a restore needs", "env.keptForRestore",
+		`return *missing == 1`,
+		`return false`},
+	{"restore from a live writer's temp file", "Hold.restoreMissing",
+		`if kind != ownerInName || !e.ownerDead(o, n) {`,
+		`if kind != ownerInName {`},
 }

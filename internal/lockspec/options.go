@@ -99,6 +99,8 @@ type Options struct {
 	onStep      func(Step)
 	afterCommit func(h *Hold) error
 	rand        io.Reader
+	restore     Restorer
+	onRestore   func(name, from string)
 }
 
 // ExclusiveCreateFS is a [vfs.FS] that selects, for every lock on it, the
@@ -125,6 +127,24 @@ func SetAfterCommit(o *Options, f func(h *Hold) error) { o.afterCommit = f }
 // AfterCommitOf is the function [SetAfterCommit] set in o, or nil.
 func AfterCommitOf(o Options) func(h *Hold) error { return o.afterCommit }
 
+// SetRestore makes [Update] restore its guarded file, when it is missing,
+// from a complete temp file that a provably dead writer left beside it, as
+// r decides (restore.go); nil turns it off, the default. onRestore, when
+// not nil, is told of each restore with the guarded file's name and the
+// temp file's; it only observes.
+func SetRestore(o *Options, r Restorer, onRestore func(name, from string)) {
+	o.restore, o.onRestore = r, onRestore
+}
+
+// SetOnRestore sets only the observer of [SetRestore], keeping o's
+// Restorer: the caller that words the restore is not the one that knows
+// the file's format.
+func SetOnRestore(o *Options, onRestore func(name, from string)) { o.onRestore = onRestore }
+
+// OnRestoreOf is the observer [SetRestore] or [SetOnRestore] set in o, or
+// nil.
+func OnRestoreOf(o Options) func(name, from string) { return o.onRestore }
+
 // SetRand makes r the source of the 24-hex token of each hold and of the
 // attempt token of each name; nil means crypto/rand.Reader.
 func SetRand(o *Options, r io.Reader) { o.rand = r }
@@ -141,6 +161,8 @@ type env struct {
 	onBreak     func(lock string, dead Holder)
 	onStep      func(Step)
 	afterCommit func(h *Hold) error
+	restore     Restorer
+	onRestore   func(name, from string)
 	// exclusive: the spec's exclusive create where link() is refused
 	// (Options.ExclusiveCreate, or the FS's ExclusiveCreateFS: forFS).
 	exclusive bool
@@ -152,6 +174,7 @@ func (o Options) env() *env {
 		poll: o.PollInterval, busyWait: o.UnlockBusyWait,
 		onWait: o.OnWait, onBreak: o.OnBreak,
 		onStep: o.onStep, afterCommit: o.afterCommit,
+		restore: o.restore, onRestore: o.onRestore,
 		exclusive: o.ExclusiveCreate,
 	}
 	if e.host == nil {

@@ -24,9 +24,10 @@ func (e *env) sweep(fsys vfs.FS, n names) {
 	if err != nil {
 		return
 	}
+	missing := 0 // keptForRestore's cache
 	for _, de := range entries {
 		kind, o := n.classify(de.Name())
-		if kind == notOurs {
+		if kind == notOurs || !de.IsDir() && e.keptForRestore(fsys, n, de.Name(), &missing) {
 			continue
 		}
 		name := path.Join(n.dir, de.Name())

@@ -132,6 +132,15 @@ func (h *Hold) readModifyWrite(fn GatedFunc, mapped bool) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	if !exists && h.e.restore != nil {
+		restored, rerr := h.restoreMissing()
+		if rerr != nil {
+			return rerr
+		}
+		if restored {
+			return h.readModifyWrite(fn, mapped) // read what was restored
+		}
+	}
 	h.e.step(StepHoldRead)
 	run := func() error {
 		parts, gate, err := fn(current, exists)

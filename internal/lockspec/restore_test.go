@@ -1,0 +1,109 @@
+package lockspec_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/pa-toolkit/pa/internal/lockspec"
+	"github.com/pa-toolkit/pa/locking/locktest"
+)
+
+// restoreTemp is the name of a temp file of the guarded file that pid of m
+// left, with attempt a (24 hex).
+func restoreTemp(m *locktest.Machine, pid int, a string) string {
+	return target + ".tmp-" + lockspec.HostHash(m.Hostname()) + "-" + strconv.Itoa(pid) + "-" + a
+}
+
+// arrayRestorer restores a JSON array of strings as it was before its last
+// element, ranked by its length; anything else restores nothing.
+func arrayRestorer(data []byte) ([]byte, uint64, bool) {
+	var recs []string
+	if json.Unmarshal(data, &recs) != nil || len(recs) < 2 {
+		return nil, 0, false
+	}
+	b, _ := json.Marshal(recs[:len(recs)-1])
+	return b, uint64(len(recs)), true
+}
+
+// A guarded file that is missing, beside complete temp files of dead
+// writers, is restored under the lock from the one the Restorer ranks
+// highest, before the update reads it; the observer is told; the dead
+// writers' temp files are removed, a live writer's and a torn one's kept
+// or removed as the sweep would (the live one kept).
+func TestUpdateRestoresAMissingFileFromADeadWritersTemp(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine(hostname(t))
+		dead, live := m.Spawn(), m.Spawn()
+		dead.Kill()
+		older := restoreTemp(m, dead.PID(), "aaaaaaaaaaaaaaaaaaaaaaaa")
+		newer := restoreTemp(m, dead.PID(), "bbbbbbbbbbbbbbbbbbbbbbbb")
+		torn := restoreTemp(m, dead.PID(), "cccccccccccccccccccccccc")
+		livers := restoreTemp(m, live.PID(), "dddddddddddddddddddddddd")
+		e.writeRaw(t, older, []byte(`["r1","r2"]`))
+		e.writeRaw(t, newer, []byte(`["r1","r2","r3"]`))
+		e.writeRaw(t, torn, []byte(`["r1","r2","r3","r`))
+		e.writeRaw(t, livers, []byte(`["r1","r2","r3","r4","r5"]`))
+		opts := fast(m.Spawn())
+		var told []string
+		lockspec.SetRestore(&opts, arrayRestorer, func(name, from string) { told = append(told, name, from) })
+		if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("mine"), opts); err != nil {
+			t.Fatal(err)
+		}
+		e.wantRecords(t, "r1", "r2", "mine")
+		if want := []string{target, newer}; !slices.Equal(told, want) {
+			t.Errorf("the observer was told %q, want %q", told, want)
+		}
+		for name, want := range map[string]bool{older: false, newer: false, torn: false, livers: true} {
+			if e.exists(name) != want {
+				t.Errorf("%s exists = %v after the restore, want %v", name, !want, want)
+			}
+		}
+	})
+}
+
+// With the guarded file there, nothing is restored: a dead writer's
+// complete temp file (one killed between its temp file and its rename)
+// is swept as before, and the file keeps its records.
+func TestUpdateRestoresNothingOverAFileThatIsThere(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine(hostname(t))
+		dead := m.Spawn()
+		dead.Kill()
+		temp := restoreTemp(m, dead.PID(), "aaaaaaaaaaaaaaaaaaaaaaaa")
+		e.writeRaw(t, target, []byte(`["r1"]`))
+		e.writeRaw(t, temp, []byte(`["r1","r2","r3"]`))
+		opts := fast(m.Spawn())
+		told := 0
+		lockspec.SetRestore(&opts, arrayRestorer, func(string, string) { told++ })
+		if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("mine"), opts); err != nil {
+			t.Fatal(err)
+		}
+		e.wantRecords(t, "r1", "mine")
+		if told != 0 || e.exists(temp) {
+			t.Errorf("told %d times, temp file there: %v; want no restore and the temp file swept", told, e.exists(temp))
+		}
+	})
+}
+
+// Without a Restorer (every Update but the spawn-log's), a missing file
+// beside a dead writer's complete temp file starts empty and the temp file
+// is swept, as the spec says.
+func TestUpdateWithoutARestorerSweeps(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine(hostname(t))
+		dead := m.Spawn()
+		dead.Kill()
+		temp := restoreTemp(m, dead.PID(), "aaaaaaaaaaaaaaaaaaaaaaaa")
+		e.writeRaw(t, temp, []byte(`["r1","r2","r3"]`))
+		if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("mine"), fast(m.Spawn())); err != nil {
+			t.Fatal(err)
+		}
+		e.wantRecords(t, "mine")
+		if e.exists(temp) {
+			t.Errorf("the dead writer's temp file is still there")
+		}
+	})
+}
