@@ -102,9 +102,19 @@ func Open(ctx context.Context, fsys vfs.FS, agent, title string, opts locking.Op
 			return nil, err // checked before the spawn-log commit's fence: nothing is committed
 		}
 		return func(h *locking.Hold, rec spawnlog.Record) error {
+			// A board that a power cut took, whose dead writer's complete
+			// temp file is left, is restored first, and read again.
+			restored, err := h.RestoreMissing(name, board.Restore)
+			if restored {
+				add, release, err = board.ReadForAdd(fsys, agent, rec.ID)
+				releases = append(releases, release)
+			}
+			if err != nil {
+				return &NotOnBoardError{Agent: agent, DispatchID: rec.ID, Err: err}
+			}
 			// The board folder is made here, under the lock, so an open
 			// that fails before its commit leaves no board folder behind.
-			err := vfs.MkdirAll(fsys, estate.BoardDir(agent), 0o755)
+			err = vfs.MkdirAll(fsys, estate.BoardDir(agent), 0o755)
 			if err == nil {
 				it := board.Item{DispatchID: rec.ID, Title: rec.Title, AddedAt: now().UTC().Format("2006-01-02T15:04:05.000Z")}
 				err = h.WriteFenced(name, add(it)...)

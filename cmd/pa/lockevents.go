@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/display"
 	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/internal/termsafe"
@@ -130,13 +132,17 @@ func (e *lockEvents) restored(name, from string) {
 	fmt.Fprintf(e.stderr, "pa: %s\n", restoredLine(name, from))
 }
 
-// restoredLine words a restore: `agents/demo/spawn-log.json was missing;
+// restoredLine words a restore of the spawn-log or the board:
+// `agents/demo/spawn-log.json was missing;
 // restored from agents/demo/spawn-log.json.tmp-...: the complete temp file
 // of a writer that died in its commit (a power cut inside the rename, say),
 // with every record but that writer's own, which was never reported`.
 func restoredLine(name, from string) string {
-	return termsafe.Escape(name) + " was missing; restored from " + termsafe.Escape(from) +
-		": the complete temp file of a writer that died in its commit (a power cut inside its rename, say), with every record but that writer's own, which was never reported"
+	line := termsafe.Escape(name) + " was missing; restored from " + termsafe.Escape(from)
+	if path.Base(name) == path.Base(estate.BoardPath("a")) {
+		return line + ": the complete temp file of a writer that died in its board write (a power cut inside its rename, say), every item of it a dispatch of the spawn-log"
+	}
+	return line + ": the complete temp file of a writer that died in its commit (a power cut inside its rename, say), with every record but that writer's own, which was never reported"
 }
 
 // end is called when open returns: no line is printed after it.

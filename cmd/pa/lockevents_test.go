@@ -238,3 +238,28 @@ func TestOpenSaysItRestoredASpawnLog(t *testing.T) {
 		}
 	})
 }
+
+// The same for the board: a board missing beside the complete temp file of
+// a writer that died in its board write is restored from it, whole, before
+// the open adds its item, and the open says so.
+func TestOpenSaysItRestoredABoard(t *testing.T) {
+	dead := locktest.DeadPID(t)
+	eachBinClass(t, func(t *testing.T, c binClass) {
+		home := t.TempDir()
+		const board = "agents/demo/board/board.json"
+		temp := board + ".tmp-" + lockspec.HostHash(hostname()) + "-" + strconv.Itoa(dead) + "-0123456789abcdef01234567"
+		estatetest.WriteFile(t, home, demoLog, `{"version":1,"nextId":3,"records":[{"id":1,"title":"one"},{"id":2,"title":"two"}]}`)
+		estatetest.WriteFile(t, home, temp, `{"version":1,"items":[{"dispatchId":1,"title":"one"},{"dispatchId":2,"title":"two"}]}`)
+		r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--title", "t")
+		want := "pa: " + board + " was missing; restored from " + temp + ": the complete temp file of a writer that died in its board write (a power cut inside its rename, say), every item of it a dispatch of the spawn-log\n"
+		if r.code != 0 || r.stdout != "3\n" || r.stderr != want {
+			t.Fatalf("exit %d, stdout %q, stderr %q; want exit 0, id 3 and the line %q", r.code, r.stdout, r.stderr, want)
+		}
+		if r := c.run(t, home, "board", "check"); r.code != 0 {
+			t.Errorf("board check after the restore: exit %d, stdout %q; want every dispatch on the board", r.code, r.stdout)
+		}
+		if _, err := os.Stat(filepath.Join(home, filepath.FromSlash(temp))); !os.IsNotExist(err) {
+			t.Errorf("the dead writer's temp file is still there: %v", err)
+		}
+	})
+}

@@ -16,8 +16,9 @@ import (
 
 // searched are the folders (slash paths from the module's root) whose
 // non-test Go files a mutation is looked for in: the lock and everything
-// under it, wherever its code moves inside them.
-var searched = []string{"locking", "internal", "vfs"}
+// under it, wherever its code moves inside them, and the formats and use
+// cases whose restore after a power cut is pinned too.
+var searched = []string{"locking", "internal", "vfs", "spawnlog", "board", "dispatch"}
 
 // site is where a mutation applies: the file (a slash path from the
 // module's root) that holds its old text, once.

@@ -2,6 +2,7 @@ package lockspec
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 
@@ -35,7 +36,32 @@ type Restorer func(data []byte) (content []byte, rank uint64, ok bool)
 // removed, as the sweep would have removed them. It reports whether it
 // restored; an error is the commit's (and every temp file stays).
 func (h *Hold) restoreMissing() (bool, error) {
-	e, fsys, n := h.e, h.fsys, h.n
+	return h.restore(h.n, h.e.restore)
+}
+
+// RestoreMissing is the restore of [SetRestore] for another file this hold
+// writes with [Hold.WriteFenced] (the board): when name is missing, the
+// complete temp file of its dead writer that r ranks highest is committed
+// in its place, behind the fence, and the observer of [SetRestore] is
+// told; the dead writers' temp files go. Call it before name is read. It
+// reports whether it restored; errors: ErrLockLost (the fence refused),
+// the FS's (every temp file stays).
+func (h *Hold) RestoreMissing(name string, r Restorer) (bool, error) {
+	if err := checkName(name); err != nil {
+		return false, err
+	}
+	if h.released {
+		return false, fmt.Errorf("locking: restore of %s after release: %w", name, ErrLockLost)
+	}
+	if _, err := h.fsys.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return h.restore(newNames(name, HostHash(h.e.host.Hostname()), h.e.host.PID()), r)
+}
+
+// restore is restoreMissing and RestoreMissing for the file n names.
+func (h *Hold) restore(n names, r Restorer) (bool, error) {
+	e, fsys := h.e, h.fsys
 	entries, err := vfs.ReadDirPrefix(fsys, n.dir, []string{n.tempP})
 	if err != nil {
 		return false, nil
@@ -58,7 +84,7 @@ func (h *Hold) restoreMissing() (bool, error) {
 			continue
 		}
 		dead = append(dead, name)
-		content, rank, ok := e.restore(data)
+		content, rank, ok := r(data)
 		if ok && (from == "" || rank > bestRank) {
 			best, bestRank, from = content, rank, name
 		}

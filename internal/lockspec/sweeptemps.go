@@ -17,7 +17,10 @@ import (
 // never fails the write and reports no step.
 func (e *env) sweepTemps(fsys vfs.FS, target string) {
 	t := newNames(target, HostHash(e.host.Hostname()), e.host.PID())
-	entries, err := vfs.ReadDirPrefix(fsys, t.dir, []string{t.tempP})
+	// Its own broken names too: removeLeftover moves a temp file it holds
+	// the kernel lock of to target.lock.broken-<host>-<pid>-<attempt>
+	// before it removes it, and no other sweep lists that folder.
+	entries, err := vfs.ReadDirPrefix(fsys, t.dir, []string{t.tempP, t.brokenP})
 	if err != nil {
 		return
 	}
