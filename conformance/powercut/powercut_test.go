@@ -2,10 +2,10 @@ package powercut_test
 
 import (
 	"context"
-	"maps"
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path"
 	"slices"
