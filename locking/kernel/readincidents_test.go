@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 
 func TestParseIncidents(t *testing.T) {
 	good := string(encodeRow(Incident{Kind: IncidentKind, LockID: "lk_1", Policy: "mutation"}))
-	data := good + "not json\n" + `{"kind":"other"}` + "\n\n" + strings.Repeat("x", MaxIncidentRow) + "\n" + good + `{"kind":"file_lock_incident_v0","torn`
+	data := good + "not json\n" + `{"kind":"other"}` + "\n\n" + strings.Repeat("x", MaxIncidentRow) + "\n" + good + strings.TrimSuffix(good, "\n")
 	got := parseIncidents([]byte(data))
 	if len(got.Rows) != 2 || got.Skipped != 4 {
 		t.Errorf("parse: %d rows, %d skipped; want 2, 4", len(got.Rows), got.Skipped)
@@ -29,7 +30,11 @@ func TestReadIncidentsAbsentAndHuge(t *testing.T) {
 	if err := writeFile(fsys, incidents, huge); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadIncidents(fsys, "f")
+	counted := &countFS{FS: fsys}
+	got, err := ReadIncidents(counted, "f")
+	if counted.n > IncidentCap+MaxIncidentRow+1 {
+		t.Errorf("read %d bytes of a huge log, want at most the bound", counted.n)
+	}
 	if err != nil || !got.Truncated || len(got.Rows) == 0 || len(got.Rows) > (IncidentCap+MaxIncidentRow)/len(row) {
 		t.Errorf("huge: %d rows, truncated %v, %v", len(got.Rows), got.Truncated, err)
 	}
@@ -67,4 +72,29 @@ func FuzzParseIncidents(f *testing.F) {
 			}
 		}
 	})
+}
+
+// countFS counts the bytes read through its files.
+type countFS struct {
+	vfs.FS
+	n int64
+}
+
+func (c *countFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	f, err := c.FS.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	return &countFile{File: f, fs: c}, nil
+}
+
+type countFile struct {
+	vfs.File
+	fs *countFS
+}
+
+func (f *countFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	f.fs.n += int64(n)
+	return n, err
 }
