@@ -38,10 +38,10 @@ type TimeoutError struct {
 	Policy policy.Policy
 	// Waited is how long the waiter tried, on the monotonic clock.
 	Waited time.Duration
-	// Holder is the holder's record as read at the timeout; HolderErr is
-	// why it could not be read (wrapping [ErrNoRecord] or the read's
-	// error), nil when it was.
-	Holder    Record
+	// Holder is the holder's record as read at the timeout.
+	Holder Record
+	// HolderErr is why Holder could not be read (wrapping [ErrNoRecord]
+	// or the read's error), nil when it was.
 	HolderErr error
 	// Incident is nil when the timeout's row was appended to the incident
 	// log, else why not: the append's error, [ErrIncidentsFull] or
@@ -49,6 +49,7 @@ type TimeoutError struct {
 	Incident error
 }
 
+// Error names the lock, its holder as recorded, the wait and the policy.
 func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("lock %s: %s; waited %s under the %s policy", e.Lock, holderText(e.Holder, e.HolderErr), e.Waited.Round(time.Millisecond), e.Policy)
 }
@@ -65,11 +66,13 @@ func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
 type HeldError struct {
 	// Lock is the lock file's name.
 	Lock string
-	// Holder and HolderErr are as in [TimeoutError].
-	Holder    Record
+	// Holder is the holder's record as read.
+	Holder Record
+	// HolderErr is why Holder could not be read, nil when it was.
 	HolderErr error
 }
 
+// Error names the lock and its holder as recorded.
 func (e *HeldError) Error() string {
 	return fmt.Sprintf("lock %s: %s; single_flight does not wait", e.Lock, holderText(e.Holder, e.HolderErr))
 }
@@ -88,11 +91,16 @@ func (e *HeldError) Is(target error) bool { return target == ErrHeld }
 // [policy.CodeNotExclusive]; it matches [ErrUnsupported] and unwraps to
 // Err.
 type UnsupportedError struct {
-	Lock         string
+	// Lock is the lock file's name.
+	Lock string
+	// NotExclusive is true when the volume granted the lock to a second
+	// handle; false when it has no kernel lock.
 	NotExclusive bool
-	Err          error
+	// Err is TryLock's error (nil with NotExclusive).
+	Err error
 }
 
+// Error names the lock and what the volume lacks.
 func (e *UnsupportedError) Error() string {
 	if e.NotExclusive {
 		return fmt.Sprintf("lock %s: the volume granted the kernel lock to a second handle while a first held it; it excludes nothing here", e.Lock)

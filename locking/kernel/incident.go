@@ -56,9 +56,13 @@ type Incident struct {
 
 // Party is a holder or a waiter in an incident row.
 type Party struct {
-	PID        int    `json:"pid"`
-	Hostname   string `json:"hostname"`
-	Agent      string `json:"agent,omitempty"`
+	// PID is the process id, on Hostname.
+	PID int `json:"pid"`
+	// Hostname is the process's host.
+	Hostname string `json:"hostname"`
+	// Agent is the process's agent label.
+	Agent string `json:"agent,omitempty"`
+	// Operation is the process's operation label.
 	Operation  string `json:"operation,omitempty"`
 	AcquiredAt string `json:"acquiredAt,omitempty"`   // the holder's
 	ReleasedAt string `json:"releasedAt,omitempty"`   // the holder's, when its record says so

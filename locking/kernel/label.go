@@ -14,10 +14,13 @@ const maxLabel = 64
 // label: Field is "agent" or "operation". Its code is
 // [policy.CodeInvalidLabel].
 type LabelError struct {
-	Lock  string // the lock file's name
+	// Lock is the lock file's name.
+	Lock string
+	// Field is "agent" or "operation".
 	Field string
 }
 
+// Error names the lock, the label and what a label may hold.
 func (e *LabelError) Error() string {
 	return fmt.Sprintf("lock %s: the %s label must be at most %d letters, digits, spaces or ._:@+- (never a path, variable or command line)", e.Lock, e.Field, maxLabel)
 }

@@ -24,8 +24,9 @@ type Record struct {
 	PID int `json:"pid"`
 	// Hostname is the holder's host.
 	Hostname string `json:"hostname"`
-	// Agent and Operation are the holder's labels ([Options]).
-	Agent     string `json:"agent,omitempty"`
+	// Agent is the holder's agent label ([Options]).
+	Agent string `json:"agent,omitempty"`
+	// Operation is the holder's operation label ([Options]).
 	Operation string `json:"operation,omitempty"`
 	// Policy is the holder's acquisition policy ("mutation", "monitor",
 	// "single_flight").
