@@ -42,7 +42,7 @@ func (c *probeCmd) Help() string {
 	return `Probes the volume that holds DIR, in a folder DIR/.pa-probe-<random> that it
 creates and removes (it never touches anything else): an exclusive create;
 link(), which gives the lock's class (hard links, or none: then the lock
-publishes by exclusive create) and the errno of a refusal; a rename over a
+publishes as a directory renamed into place) and the errno of a refusal; a rename over a
 file, and over a file still open; a remove of a file still open (a FUSE volume
 shows a .fuse_hidden* file meanwhile); a rename of a directory onto a file,
 an empty and a non-empty directory; a directory fsync; an advisory lock
@@ -140,7 +140,7 @@ func classLine(r probe.Report) string {
 		case "links":
 			return "links (link() works; the lock publishes by link())"
 		case "nolinks":
-			return "nolinks (link() fails with " + ck.Errno + "; the lock publishes by exclusive create)"
+			return "nolinks (link() fails with " + ck.Errno + "; the lock publishes as a directory renamed into place)"
 		}
 		return "unknown (" + termsafe.Escape(ck.Detail) + ")"
 	}

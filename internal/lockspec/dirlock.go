@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"strings"
+	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
 )
@@ -120,8 +122,43 @@ func removeMoved(fsys vfs.FS, moved string, m Holder) error {
 			return err
 		}
 	}
-	_ = fsys.Remove(moved) // rmdir: an entry there keeps it
+	if err := fsys.Remove(moved); err != nil { // rmdir: an entry there keeps it
+		awaitHiddenGone(fsys, moved)
+	}
 	return nil
+}
+
+// hiddenWait bounds awaitHiddenGone: a judge holds a marker open for a
+// read and a kernel-lock try, well under a millisecond unloaded.
+const hiddenWait = 200 * time.Millisecond
+
+// awaitHiddenGone removes the directory moved once it is empty, when all
+// it holds are FUSE's .fuse_hidden* names: a FUSE volume (exfat-fuse,
+// ntfs-3g) renames a file removed while another handle has it open (a
+// waiter judging the lock) to such a name in its folder, and drops it when
+// that handle closes; until then the rmdir fails. It waits at most
+// hiddenWait, then leaves the directory under its moved name (its owner's
+// sweep clears it once that owner is gone). Any other entry ends the wait
+// at once: nothing but the marker is ever removed by name.
+func awaitHiddenGone(fsys vfs.FS, moved string) {
+	deadline := time.Now().Add(hiddenWait)
+	for time.Now().Before(deadline) {
+		entries, err := fsys.ReadDir(moved)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".fuse_hidden") {
+				return
+			}
+		}
+		if len(entries) == 0 {
+			_ = fsys.Remove(moved)
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	_ = fsys.Remove(moved)
 }
 
 // renameAbsent renames old to new unless new exists, and reports an error

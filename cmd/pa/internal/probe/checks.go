@@ -104,8 +104,8 @@ func (p *prober) exclusiveCreate() Check {
 }
 
 // link: the lock's class. A link() error other than ENOENT or EEXIST means
-// no hard links (vfs.NoHardLinks), and the lock publishes by exclusive
-// create instead.
+// no hard links (vfs.NoHardLinks), and the lock publishes as a directory
+// renamed into place instead (the spec's exclusive create by option).
 func (p *prober) link() Check {
 	c := Check{Name: CheckLink}
 	if err := p.create("link-src", "link"); err != nil {
@@ -125,7 +125,7 @@ func (p *prober) link() Check {
 		}
 	case vfs.NoHardLinks(err):
 		c.Outcome, c.Errno = "no-links", ErrnoName(err)
-		c.Detail = "link() fails with " + errText(err) + ": the lock publishes by exclusive create (class nolinks)"
+		c.Detail = "link() fails with " + errText(err) + ": the lock publishes as a directory renamed into place (class nolinks)"
 	default:
 		c.Outcome, c.Errno = "error", ErrnoName(err)
 		c.Detail = "link() onto a new name failed with " + errText(err) + ", which tells no class"
