@@ -70,14 +70,23 @@ func (a advice) clearWith(h locking.Holder) string {
 	if h.Mode.IsDir() {
 		return notALock
 	}
-	cmd := a.unlock(h.State)
-	if owner, ok := lockOnly(a.fsys, a.agent); ok {
-		cmd = asOwner(cmd, owner)
-	}
+	cmd := a.unlockAs(h.State, "")
 	if h.State == locking.StateDead {
 		return "clear it with " + cmd
 	}
 	return "clear it with " + cmd + ", " + forceOnlyWhen
+}
+
+// unlockAs is the unlock for a holder in state followed by tail (" again",
+// or ""), said run as the lock's owner or root where only they can move it
+// (lockOnly): `pa dispatch unlock --agent demo again as uid 4001 (alice) or
+// as root`.
+func (a advice) unlockAs(state locking.State, tail string) string {
+	cmd := a.unlock(state) + tail
+	if owner, ok := lockOnly(a.fsys, a.agent); ok {
+		cmd = asOwner(cmd, owner)
+	}
+	return cmd
 }
 
 // then joins the lead of a line (a lock and its holder) to what follows as
@@ -127,8 +136,8 @@ func (a advice) lockError(err error, wait time.Duration) error {
 	case errors.As(err, &be):
 		// The one command: the same unlock again, once that breaker is
 		// done (spec: Unlock names the claim's owner, not --force).
-		return fail(exitProblem, "%snot removed, %s is breaking it; run %s again",
-			then(a.held(be.Holder)), claimOwner(be.Claim), a.unlock(locking.StateDead))
+		return fail(exitProblem, "%snot removed, %s is breaking it; run %s",
+			then(a.held(be.Holder)), claimOwner(be.Claim), a.unlockAs(locking.StateDead, " again"))
 	case errors.Is(err, locking.ErrNotALock):
 		return fail(exitProblem, "%s is a directory, not a lock; nothing removed; %s", a.lock(), notALock)
 	}

@@ -3,12 +3,19 @@
 package main
 
 import (
+	"bufio"
+	"errors"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pa-toolkit/pa/locking/locktest"
 )
 
 // The lines that advise a command this user cannot run, decided before it
@@ -212,4 +219,95 @@ func TestOpenOntoAnotherUsersBoard(t *testing.T) {
 			t.Errorf("check after the repair: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 		}
 	})
+}
+
+// An unlock of another user's dead lock in a sticky folder that another
+// breaker's live claim keeps busy, or that Ctrl-C stops while it waits
+// for that claim: each line advises the same unlock again
+// run as the lock's owner or root, which alone can move it (the plain one
+// would be refused, renaming it); the lock's owner and root get the plain
+// line.
+func TestUnlockAgainOfAnotherUsersLock(t *testing.T) {
+	c := binClasses[0]
+	for _, tc := range []struct {
+		name, says string
+		act        func(t *testing.T, p *os.Process) // once the holder is printed
+	}{
+		{"busy", "is breaking it; run ", nil},
+		{"interrupted", "interrupted while waiting for another breaker: nothing removed; run ", func(t *testing.T, p *os.Process) {
+			if err := p.Signal(os.Interrupt); err != nil {
+				t.Error(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, who := range []struct {
+				name string
+				uid  int
+				as   string // what follows "again"
+			}{
+				{"another user", otherUID, " as " + shownUser(estateUID) + " or as root"},
+				{"the lock's owner", estateUID, ""},
+				{"root", 0, ""},
+			} {
+				home := stickyEstate(t, c)
+				// A dead holder's lock, the owner's, and a live breaker's claim on it.
+				lock := logName + ".lock"
+				content := lockJSON(deadPID(t), hostname(), time.Now().Add(-time.Minute))
+				if err := os.WriteFile(filepath.Join(home, filepath.FromSlash(lock)), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Lchown(filepath.Join(home, filepath.FromSlash(lock)), estateUID, estateUID); err != nil {
+					t.Fatal(err)
+				}
+				claim := filepath.Join(home, filepath.FromSlash(claimName(lock, content, hostname(), locktest.LivePID(t))))
+				if err := os.WriteFile(claim, []byte("{}"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				r := unlockActing(t, c, who.uid, home, tc.act)
+				want := tc.says + "pa --home " + home + " dispatch unlock --agent demo again" + who.as + "\n"
+				if r.code != exitProblem || strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, want) {
+					t.Errorf("unlock as %s: exit %d, stderr %q\nwant exit 2 and one line ending %q", who.name, r.code, r.stderr, want)
+				}
+			}
+		})
+	}
+}
+
+// unlockActing runs `pa dispatch unlock --agent demo` on home as uid (0:
+// as this process) and calls act, when not nil, once pa has printed the
+// lock's holder, while it waits for another breaker's claim (1 s).
+func unlockActing(t *testing.T, c binClass, uid int, home string, act func(*testing.T, *os.Process)) result {
+	t.Helper()
+	cmd := c.command(home, nil, "dispatch", "unlock", "--agent", "demo")
+	cmd.Dir = "/"
+	if uid != 0 {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if !strings.Contains(line, ": held by pid ") {
+		t.Errorf("unlock's first line %q; want the holder", line)
+	}
+	if act != nil {
+		act(t, cmd.Process)
+	}
+	_, _ = io.Copy(io.Discard, out)
+	err = cmd.Wait()
+	r := result{stderr: stderr.String()}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
