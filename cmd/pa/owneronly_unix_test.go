@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -310,4 +311,130 @@ func unlockActing(t *testing.T, c binClass, uid int, home string, act func(*test
 		t.Fatal(err)
 	}
 	return r
+}
+
+// A directory (or a named pipe) under the lock name that another user
+// made, in a sticky folder: the reader can neither remove it by hand nor
+// with unlock --force, so board check, open and unlock say that only its
+// owner or root can remove it, and advise unlock --force run as one of
+// them where that removes it (a directory holding at most a lock's record:
+// nothing, or one regular file); one that holds more no unlock removes.
+// Its owner and root get the plain lines, and the advised unlock --force
+// removes it.
+func TestAnotherUsersDirectoryAtTheLockName(t *testing.T) {
+	owner := shownUser(estateUID)
+	const what = "agents/demo/spawn-log.json.lock cannot be read: it is a directory, not a lock; "
+	const pipe = "agents/demo/spawn-log.json.lock cannot be read: it is a named pipe, not a lock; "
+	const force = "pa dispatch unlock --force --agent demo"
+	const safe = " (it is no writer's lock, so no holder can lose it)"
+	const more = "no pa dispatch unlock removes a directory holding more than a lock's record: look at it"
+	for _, tc := range []struct {
+		name    string
+		inside  string // a file ("x.json") or folder ("sub/") in it, "" for none; "|": a named pipe, no directory
+		command string // board check's --json command
+		check   string // board check's line as another user
+		plain   string // as the owner and root
+		open    string // how open's line ends, as another user
+	}{
+		{"empty", "", force, what + "look at it; only " + owner + " or root can remove it: by hand, or with " + force + " as " + owner + " or as root" + safe,
+			what + "look at it, then remove it by hand or with " + force + safe,
+			"clear it with " + force + " as " + owner + " or as root, " + forceOnlyWhen + "\n"},
+		{"a record", "x.json", force, what + "look at it; only " + owner + " or root can remove it: by hand, or with " + force + " as " + owner + " or as root" + safe,
+			what + "look at it, then remove it by hand or with " + force + safe,
+			"clear it with " + force + " as " + owner + " or as root, " + forceOnlyWhen + "\n"},
+		{"a named pipe", "|", force, pipe + "look at it; only " + owner + " or root can remove it: by hand, or with " + force + " as " + owner + " or as root" + safe,
+			pipe + "look at it, then remove it by hand or with " + force + safe,
+			"clear it with " + force + " as " + owner + " or as root, " + forceOnlyWhen + "\n"},
+		{"more than a record", "sub/", "", what + more + "; only " + owner + " or root can remove it, by hand",
+			what + more + " and remove it by hand",
+			more + "; only " + owner + " or root can remove it, by hand\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := binClasses[0]
+			user, home := stickyEstateAt(t, c, ".pa")
+			lock := filepath.Join(home, filepath.FromSlash(logName+".lock"))
+			mk := func(p string) error { return os.Mkdir(p, 0o755) }
+			if tc.inside == "|" {
+				mk = func(p string) error { return syscall.Mkfifo(p, 0o644) }
+			}
+			if err := mk(lock); err != nil {
+				t.Fatal(err)
+			}
+			made := []string{lock}
+			switch in := filepath.Join(lock, strings.TrimSuffix(tc.inside, "/")); {
+			case tc.inside == "|": // the pipe is the name itself
+			case strings.HasSuffix(tc.inside, "/"):
+				if err := os.Mkdir(in, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				made = append(made, in)
+			case tc.inside != "":
+				if err := os.WriteFile(in, []byte("{}"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				made = append(made, in)
+			}
+			for _, p := range made {
+				if err := os.Lchown(p, estateUID, estateUID); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			check := []string{"board", "check", "--agent", "demo"}
+			r := runDefaultAs(t, c, otherUID, user, check...)
+			if r.code != exitProblem || r.stdout != tc.check+"\n" {
+				t.Errorf("board check as another user: exit %d, stdout %q, stderr %q\nwant exit 2 and %q", r.code, r.stdout, r.stderr, tc.check+"\n")
+			}
+			r = runDefaultAs(t, c, otherUID, user, "board", "check", "--agent", "demo", "--json")
+			if got := jsonCommand(t, r); got != tc.command {
+				t.Errorf("board check --json as another user: command %q, want %q", got, tc.command)
+			}
+			r = runDefaultAs(t, c, otherUID, user, "dispatch", "open", "--agent", "demo", "--title", "second", "--wait", "0")
+			if r.code != exitProblem || !strings.HasSuffix(r.stderr, tc.open) || strings.Count(r.stderr, "\n") != 1 {
+				t.Errorf("open as another user: exit %d, stderr %q\nwant exit 2 and one line ending %q", r.code, r.stderr, tc.open)
+			}
+			// The premise: neither the reader's unlock --force nor its rm
+			// removes it.
+			r = runDefaultAs(t, c, otherUID, user, "dispatch", "unlock", "--force", "--agent", "demo")
+			if r.code != exitProblem || tc.command == "" && !strings.HasSuffix(r.stderr, tc.open) {
+				t.Errorf("unlock --force as another user: exit %d, stderr %q; want exit 2, ending %q", r.code, r.stderr, tc.open)
+			}
+			rm := exec.Command("rm", "-rf", lock)
+			rm.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: otherUID, Gid: otherUID}}
+			if err := rm.Run(); err == nil {
+				t.Errorf("rm -rf as another user removed it")
+			}
+			if _, err := os.Lstat(lock); err != nil {
+				t.Fatalf("after the refusals: %v", err)
+			}
+
+			for _, who := range []struct {
+				name string
+				uid  int
+			}{{"its owner", estateUID}, {"root", 0}} {
+				r := runDefaultAs(t, c, who.uid, user, check...)
+				if r.code != exitProblem || r.stdout != tc.plain+"\n" {
+					t.Errorf("board check as %s: exit %d, stdout %q, stderr %q\nwant exit 2 and %q", who.name, r.code, r.stdout, r.stderr, tc.plain+"\n")
+				}
+			}
+			// The advice works for the one it names: the advised unlock
+			// --force removes it, or, holding more, is refused.
+			r = runDefaultAs(t, c, estateUID, user, "dispatch", "unlock", "--force", "--agent", "demo")
+			_, err := os.Lstat(lock)
+			if removed := r.code == 0 && strings.HasSuffix(r.stdout, ": removed\n") && err != nil; removed != (tc.command != "") {
+				t.Errorf("unlock --force as %s: exit %d, stdout %q, stderr %q, the directory %v; want it removed %v", owner, r.code, r.stdout, r.stderr, err, tc.command != "")
+			}
+		})
+	}
+}
+
+// jsonCommand is the "command" of the one problem board check --json
+// gave in r.
+func jsonCommand(t *testing.T, r result) string {
+	t.Helper()
+	var out struct{ Problems []struct{ Command string } }
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || len(out.Problems) != 1 {
+		t.Fatalf("board check --json: exit %d, stdout %q (%v); want one problem", r.code, r.stdout, err)
+	}
+	return out.Problems[0].Command
 }

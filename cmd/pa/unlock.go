@@ -38,8 +38,10 @@ decision: pa cannot tell a holder that is stuck from one that is slow. Use it
 holder still running can then lose a record. A lock that changed since it was
 read is never removed.
 A symbolic link or a named pipe under the lock's name is a lock that does not
-parse: --force removes it (a link, never its target); a directory is never
-removed, --force or not: look at it and remove it by hand.
+parse: --force removes it (a link, never its target), and a directory that
+holds at most a lock's record (nothing, or one regular file: the directory
+publish's shape); one that holds more is never removed, --force or not: look
+at it and remove it by hand.
 Removes nothing but the lock and creates no folder: an estate that does not
 exist is an error.
 
