@@ -438,3 +438,104 @@ func jsonCommand(t *testing.T, r result) string {
 	}
 	return out.Problems[0].Command
 }
+
+// Board check as another user (uid 54321), in an estate uid 65534 made,
+// with a dead holder's lock of uid 65534 or none and, in some rows, a
+// dispatch off the board: the line advises the plain unlock or repair
+// where the reader can run it (a folder it may write that is not sticky,
+// or is its own; a lock or board of its own; a folder its group, or one of
+// its supplementary groups, may write), the command run as uid 65534 or
+// root where it cannot; and the plain command, run as the reader, works.
+func TestCheckAsAnotherUserWhoCanRunIt(t *testing.T) {
+	owner := shownUser(estateUID)
+	const unlock, repair = "pa dispatch unlock --agent demo", "pa board repair --agent demo"
+	for _, tc := range []struct {
+		name   string
+		folder os.FileMode // agents/demo's mode
+		fuid   int         // its owner
+		fgid   int         // its group
+		lock   int         // the lock's owner, -1 for no lock
+		board  int         // the board's owner, -1: the dispatch stays on the board
+		groups []uint32    // the reader's supplementary groups
+		as     bool        // the command is advised as uid 65534 or root
+	}{
+		{"sticky, the owner's lock", os.ModeSticky | 0o777, estateUID, estateUID, estateUID, -1, nil, true},
+		{"not sticky, world-writable", 0o777, estateUID, estateUID, estateUID, -1, nil, false},
+		{"sticky, the reader's folder", os.ModeSticky | 0o777, otherUID, estateUID, estateUID, -1, nil, false},
+		{"sticky, the reader's lock", os.ModeSticky | 0o777, estateUID, estateUID, otherUID, -1, nil, false},
+		{"group-writable, the reader's group", 0o775, estateUID, otherUID, estateUID, -1, nil, false},
+		{"group-writable, a supplementary group", 0o775, estateUID, 54329, estateUID, -1, []uint32{54329}, false},
+		{"group-writable, another group", 0o775, estateUID, 54329, estateUID, -1, nil, true},
+		{"not writable, no lock, the reader's board", 0o755, estateUID, estateUID, -1, otherUID, nil, true},
+		{"sticky, the owner's lock, the reader's board", os.ModeSticky | 0o777, estateUID, estateUID, estateUID, otherUID, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := binClasses[0]
+			user, home := stickyEstateAt(t, c, ".pa")
+			demo := filepath.Join(home, "agents", "demo")
+			var want []string
+			if tc.board >= 0 {
+				// Dispatch 2 off the board, the board tc.board's.
+				const boardName = "agents/demo/board/board.json"
+				first := readFile(t, home, boardName)
+				if r := runDefaultAs(t, c, estateUID, user, "dispatch", "open", "--agent", "demo", "--title", "second"); r.code != 0 {
+					t.Fatalf("second open: exit %d, %q", r.code, r.stderr)
+				}
+				p := filepath.Join(home, filepath.FromSlash(boardName))
+				if err := os.WriteFile(p, []byte(first), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Lchown(p, tc.board, tc.board); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.lock >= 0 {
+				writeHolderLockAs(t, home, tc.lock, deadPID(t), time.Now().Add(-2*time.Minute))
+				want = append(want, "; clear it with "+unlock)
+			}
+			if tc.board >= 0 {
+				want = append(want, "; put it there with "+repair)
+			}
+			if err := os.Chown(demo, tc.fuid, tc.fgid); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(demo, tc.folder); err != nil {
+				t.Fatal(err)
+			}
+
+			run := func(args ...string) result {
+				cmd := c.command("", []string{"HOME=" + user, "USERPROFILE=" + user}, args...)
+				cmd.Dir = "/"
+				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: otherUID, Gid: otherUID, Groups: tc.groups}}
+				return runCmd(t, cmd)
+			}
+			r := run("board", "check", "--agent", "demo")
+			lines := strings.SplitAfter(r.stdout, "\n")
+			if r.code != exitProblem || len(lines) != len(want)+1 || r.stderr != "" {
+				t.Fatalf("board check: exit %d, stdout %q, stderr %q; want exit 2 and %d lines", r.code, r.stdout, r.stderr, len(want))
+			}
+			for i, w := range want {
+				if tc.as {
+					w += " as " + owner + " or as root"
+				}
+				if !strings.HasSuffix(lines[i], w+"\n") {
+					t.Errorf("board check: line %q\nwant it to end %q", lines[i], w)
+				}
+			}
+			if tc.as {
+				// The premise: the plain commands are refused to the reader.
+				if r := run(strings.Fields(unlock)[1:]...); tc.lock >= 0 && r.code != exitProblem {
+					t.Errorf("%s as the reader: exit %d, stdout %q, stderr %q; want it refused", unlock, r.code, r.stdout, r.stderr)
+				}
+				if r := run(strings.Fields(repair)[1:]...); tc.board >= 0 && r.code != exitProblem {
+					t.Errorf("%s as the reader: exit %d, stdout %q, stderr %q; want it refused", repair, r.code, r.stdout, r.stderr)
+				}
+				return
+			}
+			// The plain command works for the reader.
+			if r := run(strings.Fields(unlock)[1:]...); r.code != 0 || !strings.Contains(r.stdout, "removed") {
+				t.Errorf("%s as the reader: exit %d, stdout %q, stderr %q", unlock, r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
