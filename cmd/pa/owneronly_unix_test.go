@@ -539,3 +539,52 @@ func TestCheckAsAnotherUserWhoCanRunIt(t *testing.T) {
 		})
 	}
 }
+
+// An open by another user that loses its lock after its spawn-log commit
+// and before the board write (the pafault build's PA_FAULT_LOSE_LOCK_AT;
+// the spawn-log is that user's, the board the estate owner's, in a sticky
+// folder): the line (row R24) advises the repair run as the board's owner
+// or root, which alone can replace the board; the owner and root get the
+// plain repair, and the advised one puts the dispatch on the board.
+func TestOpenLockLostOntoAnotherUsersBoard(t *testing.T) {
+	c := binClass{"links", func() string { return paFaultBin }, ""}
+	owner := shownUser(estateUID)
+	for _, who := range []struct {
+		name string
+		uid  int
+		as   string
+	}{
+		{"another user", otherUID, " as " + owner + " or as root"},
+		{"the board's owner", estateUID, ""},
+		{"root", 0, ""},
+	} {
+		t.Run(who.name, func(t *testing.T) {
+			home := stickyEstate(t, c)
+			if err := os.Lchown(filepath.Join(home, filepath.FromSlash(logName)), otherUID, otherUID); err != nil {
+				t.Fatal(err)
+			}
+			cmd := c.command(home, []string{"PA_FAULT_LOSE_LOCK_AT=commit:renamed"}, "dispatch", "open", "--agent", "demo", "--title", "second")
+			cmd.Dir = "/"
+			if who.uid != 0 {
+				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(who.uid), Gid: uint32(who.uid)}}
+			}
+			r := runCmd(t, cmd)
+			want := "pa: agents/demo/spawn-log.json.lock (no holder): this writer's lock was lost before the board write: " +
+				"dispatch 2 is in the spawn-log but not on the board; put it there with pa --home " + home + " board repair --agent demo" + who.as + "\n"
+			if r.code != exitProblem || r.stdout != "" || r.stderr != want {
+				t.Fatalf("open losing its lock as %s: exit %d, stdout %q, stderr %q\nwant exit 2 and %q", who.name, r.code, r.stdout, r.stderr, want)
+			}
+			if who.uid != otherUID {
+				return
+			}
+			// The premise: the plain repair is refused to that reader; the
+			// advised one works.
+			if r := runAs(t, c, otherUID, home, "board", "repair", "--agent", "demo"); r.code != exitProblem || !strings.Contains(r.stderr, "was refused") {
+				t.Errorf("repair as uid %d: exit %d, stderr %q; want it refused", otherUID, r.code, r.stderr)
+			}
+			if r := runAs(t, c, estateUID, home, "board", "repair", "--agent", "demo"); r.code != 0 || !strings.Contains(r.stdout, `added dispatch 2 ("second")`) {
+				t.Errorf("the advised repair as %s: exit %d, stdout %q, stderr %q", owner, r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
