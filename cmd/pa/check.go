@@ -164,7 +164,8 @@ func (c *checkCmd) checkOne(fsys vfs.FS, g *globals, agent string) ([]jsonProble
 	}
 	out := make([]jsonProblem, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, jsonProblem{Problem: p, Command: problemCommand(g.home, p), Line: problemLineAs(g.home, p, commandOnly(fsys, p))})
+		c := clearingOf(fsys, p)
+		out = append(out, jsonProblem{Problem: p, Command: problemCommandAs(g.home, p, c), Line: problemLineAs(g.home, p, c)})
 	}
 	return out, nil
 }

@@ -65,19 +65,30 @@ const forceOnlyWhen = "only once the holder's process is gone or stuck, never wh
 
 // clearWith names the command that clears a lock held by h and, for a
 // holder not provably dead, when --force is right; run as the lock's
-// owner or root where only they can move it (lockOnly).
+// owner or root where only they can move it (lockOnly). For a directory
+// under the lock name that is unlock --force where that removes it (it
+// holds at most a lock's record), else notALock.
 func (a advice) clearWith(h locking.Holder) string {
-	if h.Mode.IsDir() {
-		return notALock
+	if h.Mode.IsDir() && !forceRemovesDir(a.fsys, a.agent) {
+		return a.notALock()
 	}
-	cmd := a.unlock(h.State)
-	if owner, ok := lockOnly(a.fsys, a.agent); ok {
-		cmd = asOwner(cmd, owner)
-	}
+	cmd := a.unlockAs(h.State, "")
 	if h.State == locking.StateDead {
 		return "clear it with " + cmd
 	}
 	return "clear it with " + cmd + ", " + forceOnlyWhen
+}
+
+// unlockAs is the unlock for a holder in state followed by tail (" again",
+// or ""), said run as the lock's owner or root where only they can move it
+// (lockOnly): `pa dispatch unlock --agent demo again as uid 4001 (alice) or
+// as root`.
+func (a advice) unlockAs(state locking.State, tail string) string {
+	cmd := a.unlock(state) + tail
+	if owner, ok := lockOnly(a.fsys, a.agent); ok {
+		cmd = asOwner(cmd, owner)
+	}
+	return cmd
 }
 
 // then joins the lead of a line (a lock and its holder) to what follows as
@@ -92,9 +103,15 @@ func then(lead string) string {
 	return lead + ": "
 }
 
-// notALock is the advice for a directory under the lock name: no unlock
-// removes one, --force included, so the operator does.
-const notALock = "no pa dispatch unlock removes a directory: look at it and remove it by hand"
+// notALock is the advice for a directory under the lock name that holds
+// more than a lock's record, as board check words it (notALockAdvice): no
+// unlock removes it, so the operator does, or the lock's owner or root
+// alone where only they can (lockOnly). One that holds at most that,
+// unlock --force removes (clearWith).
+func (a advice) notALock() string {
+	owner, _ := lockOnly(a.fsys, a.agent)
+	return notALockAdvice("", clearing{owner: owner})
+}
 
 // gaveUp says how a writer's wait ended: at once with --wait 0, else after
 // the time it waited.
@@ -127,10 +144,10 @@ func (a advice) lockError(err error, wait time.Duration) error {
 	case errors.As(err, &be):
 		// The one command: the same unlock again, once that breaker is
 		// done (spec: Unlock names the claim's owner, not --force).
-		return fail(exitProblem, "%snot removed, %s is breaking it; run %s again",
-			then(a.held(be.Holder)), claimOwner(be.Claim), a.unlock(locking.StateDead))
+		return fail(exitProblem, "%snot removed, %s is breaking it; run %s",
+			then(a.held(be.Holder)), claimOwner(be.Claim), a.unlockAs(locking.StateDead, " again"))
 	case errors.Is(err, locking.ErrNotALock):
-		return fail(exitProblem, "%s is a directory, not a lock; nothing removed; %s", a.lock(), notALock)
+		return fail(exitProblem, "%s is a directory, not a lock; nothing removed; %s", a.lock(), a.notALock())
 	}
 	return err
 }

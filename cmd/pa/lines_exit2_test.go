@@ -310,12 +310,20 @@ func TestEveryExit2LineLeadsWithTheLock(t *testing.T) {
 		cases = append(cases,
 			tc{"open timeout, a directory under the lock name", func(t *testing.T) (exit2, string) {
 				home := t.TempDir()
-				if err := os.MkdirAll(filepath.Join(home, filepath.FromSlash(lockPath)), 0o755); err != nil {
-					t.Fatal(err)
+				if err := os.MkdirAll(filepath.Join(home, filepath.FromSlash(lockPath), "sub"), 0o755); err != nil {
+					t.Fatal(err) // more than a marker: no unlock removes it
 				}
 				r := bin.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
 				return exit2{r.code, r.stderr}, programFor(home)
 			}, "", byHand},
+			tc{"open timeout, an empty directory under the lock name", func(t *testing.T) (exit2, string) {
+				home := t.TempDir()
+				if err := os.MkdirAll(filepath.Join(home, filepath.FromSlash(lockPath)), 0o755); err != nil {
+					t.Fatal(err) // unlock --force removes it
+				}
+				r := bin.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
+				return exit2{r.code, r.stderr}, programFor(home)
+			}, " dispatch unlock --force --agent demo", ""},
 			tc{"unlock forced, a directory under the lock name", func(t *testing.T) (exit2, string) {
 				dir, fsys := faultEstate(t, false)
 				if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(lockPath), "sub"), 0o755); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -232,4 +233,57 @@ func TestAnotherUsersUnreadableLock(t *testing.T) {
 			t.Errorf("the estate after the refusals %q, want it as it was, %q", after, before)
 		}
 	})
+}
+
+// statInfo is a folder's file information of mode, owned by uid and gid.
+type statInfo struct {
+	mode     os.FileMode
+	uid, gid int
+}
+
+func (s statInfo) Name() string       { return "d" }
+func (s statInfo) Size() int64        { return 0 }
+func (s statInfo) Mode() os.FileMode  { return s.mode | os.ModeDir }
+func (s statInfo) ModTime() time.Time { return time.Time{} }
+func (s statInfo) IsDir() bool        { return true }
+func (s statInfo) Sys() any           { return &syscall.Stat_t{Uid: uint32(s.uid), Gid: uint32(s.gid)} }
+
+// dirWritable takes the mode bits that apply to this process's user (the
+// owner's, else the group's, else the others'), and a folder is writable
+// for it only with both write and search.
+func TestDirWritable(t *testing.T) {
+	me, mine := os.Geteuid(), os.Getegid()
+	groups, _ := os.Getgroups()
+	other := 54329 // a group this process is not in
+	for slices.Contains(groups, other) || other == mine {
+		other++
+	}
+	for _, tc := range []struct {
+		name     string
+		fi       statInfo
+		writable bool
+	}{
+		{"the owner's rwx", statInfo{0o700, me, other}, true},
+		{"the owner's wx", statInfo{0o300, me, other}, true},
+		{"the owner's rx, the others' rwx", statInfo{0o577, me, other}, false},
+		{"the owner's w alone", statInfo{0o200, me, other}, false},
+		{"the group's rwx", statInfo{0o070, me + 1, mine}, true},
+		{"the group's rx, the others' rwx", statInfo{0o757, me + 1, mine}, false},
+		{"the group's w alone", statInfo{0o020, me + 1, mine}, false},
+		{"the others' rwx", statInfo{0o007, me + 1, other}, true},
+		{"the others' rx, the owner's and group's rwx", statInfo{0o775, me + 1, other}, false},
+		{"the others' w alone", statInfo{0o002, me + 1, other}, false},
+	} {
+		if w, known := dirWritable(tc.fi); !known || w != tc.writable {
+			t.Errorf("%s (%o): writable %v, known %v; want %v", tc.name, tc.fi.mode, w, known, tc.writable)
+		}
+	}
+	for _, g := range groups {
+		if g != mine {
+			if w, _ := dirWritable(statInfo{0o070, me + 1, g}); !w {
+				t.Errorf("the group's rwx of supplementary group %d: not writable", g)
+			}
+			break
+		}
+	}
 }

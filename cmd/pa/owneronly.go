@@ -75,17 +75,43 @@ func repairOnly(fsys vfs.FS, agent string) (string, bool) {
 	return lockOnly(fsys, agent)
 }
 
-// commandOnly is who alone, but root, can run the command that clears p
-// in fsys (board check's line), "" when this user can: the unlock of a
-// lock held past the stale window, the repair of a dispatch not on the
-// board.
-func commandOnly(fsys vfs.FS, p dispatch.Problem) string {
-	var owner string
-	switch p.Kind {
-	case dispatch.KindLockHeld:
-		owner, _ = lockOnly(fsys, p.Agent)
-	case dispatch.KindNotOnBoard:
-		owner, _ = repairOnly(fsys, p.Agent)
+// clearing is what a problem's command and line rest on, read from the
+// estate (board check's line and --json "command").
+type clearing struct {
+	// owner is who alone, but root, can run the command that clears the
+	// problem, "" when this user can.
+	owner string
+	// forceRemovesDir: unlock --force removes the directory under the
+	// lock name (it holds at most a lock's record).
+	forceRemovesDir bool
+}
+
+// clearingOf is what clears p in fsys: the unlock of a lock held past the
+// stale window or the removal of what is under the lock name that is not
+// a lock (by hand, or with unlock --force), the repair of a dispatch not
+// on the board, and who alone, but root, can do it when not this user.
+func clearingOf(fsys vfs.FS, p dispatch.Problem) clearing {
+	var c clearing
+	switch {
+	case p.Kind == dispatch.KindLockHeld:
+		c.owner, _ = lockOnly(fsys, p.Agent)
+	case p.Kind == dispatch.KindUnreadable && p.Lock.Mode != 0:
+		c.owner, _ = lockOnly(fsys, p.Agent)
+		c.forceRemovesDir = p.Lock.Mode&fs.ModeDir != 0 && forceRemovesDir(fsys, p.Agent)
+	case p.Kind == dispatch.KindNotOnBoard:
+		c.owner, _ = repairOnly(fsys, p.Agent)
 	}
-	return owner
+	return c
+}
+
+// forceRemovesDir reports whether unlock --force removes the directory
+// under agent's lock name in fsys, as it is now: one that holds at most a
+// lock's record, nothing or one regular file (the directory publish's
+// shape; never recursively, so nothing more).
+func forceRemovesDir(fsys vfs.FS, agent string) bool {
+	if fsys == nil {
+		return false
+	}
+	ents, err := fsys.ReadDir(locking.LockName(estate.SpawnLogPath(agent)))
+	return err == nil && (len(ents) == 0 || len(ents) == 1 && ents[0].Type().IsRegular())
 }

@@ -20,14 +20,22 @@ import (
 // for the default, see programFor), with the whole agent name, or "" when
 // none does: a lock held past the stale window, and a lock name holding a
 // symbolic link, a named pipe, a socket or a device, which `pa dispatch
-// unlock --force` removes (never a directory, which no unlock removes); a
+// unlock --force` removes (a directory only as problemCommandAs tells); a
 // dispatch not on the board, which `pa board repair` puts there; no other
 // problem. It works pasted into another shell (the --json "command"
 // field).
 func problemCommand(home string, p dispatch.Problem) string {
+	return problemCommandAs(home, p, clearing{})
+}
+
+// problemCommandAs is problemCommand with what c read from the estate: a
+// directory under the lock name has unlock --force for its command when
+// that removes it (c.forceRemovesDir: it holds at most a lock's record),
+// none else.
+func problemCommandAs(home string, p dispatch.Problem, c clearing) string {
 	switch {
 	case p.Kind == dispatch.KindLockHeld,
-		p.Kind == dispatch.KindUnreadable && p.Lock.Mode != 0 && p.Lock.Mode&fs.ModeDir == 0:
+		p.Kind == dispatch.KindUnreadable && p.Lock.Mode != 0 && (p.Lock.Mode&fs.ModeDir == 0 || c.forceRemovesDir):
 		return unlockCommand(home, p.Agent, p.Lock)
 	case p.Kind == dispatch.KindNotOnBoard:
 		return repairCommand(home, p.Agent)
@@ -64,12 +72,15 @@ func unlockCommand(home, agent string, h locking.Holder) string {
 // lockHeldLine says (the evidence cut first); a --home too long for the
 // bound leaves it saying where the whole command is (the --json
 // "command"), never a command of another estate.
-func problemLine(home string, p dispatch.Problem) string { return problemLineAs(home, p, "") }
+func problemLine(home string, p dispatch.Problem) string { return problemLineAs(home, p, clearing{}) }
 
-// problemLineAs is problemLine with owner, when not "", the user who alone,
-// but root, can run the command that clears p (commandOnly): the line then
-// says it run as that user or root.
-func problemLineAs(home string, p dispatch.Problem, owner string) string {
+// problemLineAs is problemLine with what c read from the estate
+// (clearingOf): c.owner, when not "", the user who alone, but root, can
+// run the command that clears p (the line then says it run as that user
+// or root), and for a directory under the lock name whether unlock
+// --force removes it.
+func problemLineAs(home string, p dispatch.Problem, c clearing) string {
+	owner := c.owner
 	switch p.Kind {
 	case dispatch.KindLockHeld:
 		return lockHeldLine(home, p, owner)
@@ -84,7 +95,7 @@ func problemLineAs(home string, p dispatch.Problem, owner string) string {
 		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	case dispatch.KindUnreadable:
 		if p.Lock.Mode != 0 {
-			return notALockLine(p, problemCommand(home, p))
+			return notALockLine(p, problemCommandAs(home, p, c), c)
 		}
 		return fmt.Sprintf("%s cannot be read: %s; look at it and fix or move it by hand", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	}
@@ -105,16 +116,44 @@ func formatWindow(d time.Duration) string {
 // notALockLine is the line of a not-a-lock problem (an unreadable one with p.Lock.Mode not 0), in the words of the
 // other unreadable lines and of `pa dispatch unlock`'s refusal of a
 // directory: what is there, then what to do, naming the whole command
-// (command, problemCommand's) and why --force is safe there.
-func notALockLine(p dispatch.Problem, command string) string {
+// (command, problemCommandAs's) and why --force is safe there; said for
+// c.owner or root alone when only they can remove it.
+func notALockLine(p dispatch.Problem, command string, c clearing) string {
 	what := fmt.Sprintf("%s cannot be read: %s", estate.Display(p.Agent, p.Path), p.Err)
+	why := "it is no writer's lock, so no holder can lose it"
 	switch {
 	case p.Lock.Mode&fs.ModeDir != 0:
-		return what + "; no pa dispatch unlock removes a directory: look at it and remove it by hand"
+		return what + "; " + notALockAdvice(command, c)
 	case p.Lock.Mode&fs.ModeSymlink != 0:
-		return what + "; look at it, then remove it by hand or with " + command + " (the link, never its target; it is no writer's lock, so no holder can lose it)"
+		why = "the link, never its target; " + why
 	}
-	return what + "; look at it, then remove it by hand or with " + command + " (it is no writer's lock, so no holder can lose it)"
+	return what + "; " + removeAdvice(command, c.owner, why)
+}
+
+// notALockAdvice is the advice for a directory under the lock name:
+// unlock --force (command) removes one that holds at most a lock's record
+// (empty, or one regular file), no writer's lock; one that holds more no
+// unlock removes, so the operator does, by hand; c.owner or root alone
+// when only they can remove it.
+func notALockAdvice(command string, c clearing) string {
+	if c.forceRemovesDir {
+		return removeAdvice(command, c.owner, "it is no writer's lock, so no holder can lose it")
+	}
+	const none = "no pa dispatch unlock removes a directory holding more than a lock's record: look at it"
+	if c.owner != "" {
+		return none + "; only " + c.owner + " or root can remove it, by hand"
+	}
+	return none + " and remove it by hand"
+}
+
+// removeAdvice is the advice to look at what is under the lock name and
+// remove it by hand or with command (why it is safe); only owner, when not
+// "", or root can, and the command is said run as one of them.
+func removeAdvice(command, owner, why string) string {
+	if owner == "" {
+		return "look at it, then remove it by hand or with " + command + " (" + why + ")"
+	}
+	return "look at it; only " + owner + " or root can remove it: by hand, or with " + asOwner(command, owner) + " (" + why + ")"
 }
 
 // shellWord returns s as one word for a POSIX shell: unchanged when it is

@@ -27,7 +27,7 @@ func TestCheckReportsALockNameThatIsNoFile(t *testing.T) {
 		name, what, todo, command string
 		make                      func(p string) error
 	}{
-		{"directory", "a directory", "; no pa dispatch unlock removes a directory: look at it and remove it by hand", "",
+		{"directory", "a directory", "; no pa dispatch unlock removes a directory holding more than a lock's record: look at it and remove it by hand", "",
 			func(p string) error { return os.Mkdir(p, 0o755) }},
 		{"fifo", "a named pipe", "; look at it, then remove it by hand or with pa dispatch unlock --force --agent demo (it is no writer's lock, so no holder can lose it)", "pa dispatch unlock --force --agent demo",
 			func(p string) error { return syscall.Mkfifo(p, 0o644) }},

@@ -38,8 +38,10 @@ decision: pa cannot tell a holder that is stuck from one that is slow. Use it
 holder still running can then lose a record. A lock that changed since it was
 read is never removed.
 A symbolic link or a named pipe under the lock's name is a lock that does not
-parse: --force removes it (a link, never its target); a directory is never
-removed, --force or not: look at it and remove it by hand.
+parse: --force removes it (a link, never its target), and a directory that
+holds at most a lock's record (nothing, or one regular file: the directory
+publish's shape); one that holds more is never removed, --force or not: look
+at it and remove it by hand.
 Removes nothing but the lock and creates no folder: an estate that does not
 exist is an error.
 
@@ -177,8 +179,8 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 	case errors.Is(err, locking.ErrLockChanged):
 		return true, a.changed(h, c.Force)
 	case errors.Is(err, context.Canceled):
-		return true, fail(exitProblem, "%sinterrupted while waiting for another breaker: nothing removed; run %s again",
-			then(a.held(h)), a.unlock(locking.StateDead))
+		return true, fail(exitProblem, "%sinterrupted while waiting for another breaker: nothing removed; run %s",
+			then(a.held(h)), a.unlockAs(locking.StateDead, " again"))
 	case byOwner:
 		// Another user's lock, in a folder where only its owner or root
 		// may move it: the same unlock, run as one of them.
@@ -209,7 +211,7 @@ func aliveForCertain(h locking.Holder) bool {
 // read: nothing was removed, and the same command is to be run again (with
 // --force, only once the holder's process is gone or stuck).
 func (a advice) changed(h locking.Holder, force bool) error {
-	again := "run " + a.unlock(unlockState(force)) + " again"
+	again := "run " + a.unlockAs(unlockState(force), " again")
 	if force {
 		again += ", " + forceOnlyWhen
 	}

@@ -51,7 +51,7 @@ func TestLockNameThatIsNoFile(t *testing.T) {
 				lead := "pa: agents/demo/spawn-log.json.lock is not a regular file (" + k.shown + ", age "
 				advice := "dispatch unlock --force --agent demo, only once the holder's process is gone or stuck"
 				if k.name == "directory" {
-					advice = "no pa dispatch unlock removes a directory: look at it and remove it by hand"
+					advice = "no pa dispatch unlock removes a directory holding more than a lock's record: look at it and remove it by hand"
 				}
 				oneLine := func(what string, r result, code int, subs ...string) {
 					t.Helper()
@@ -118,7 +118,7 @@ func boardCheckNamesNoFile(t *testing.T, c binClass, home, kind, shown string) {
 	command := programFor(home) + " dispatch unlock --force --agent demo" // the one unlock --force below runs
 	switch kind {
 	case "directory":
-		line += "no pa dispatch unlock removes a directory: look at it and remove it by hand"
+		line += "no pa dispatch unlock removes a directory holding more than a lock's record: look at it and remove it by hand"
 		command = ""
 	case "fifo":
 		line += "look at it, then remove it by hand or with " + command + " (it is no writer's lock, so no holder can lose it)"
