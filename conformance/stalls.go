@@ -91,19 +91,22 @@ func wantOps(t *testing.T, who string, ops []string, want ...string) {
 	}
 }
 
-// withoutOwnPending drops the ops on pid's own pending names: a writer's
-// first pending file on a device is linked to a second pending name of its
-// own, once, to learn whether the kernel lock is shared by hard links
+// withoutOwnPending drops the ops on pid's own pending and probe names: a
+// writer's first pending file on a device is linked to its probe name,
+// once, to learn whether the kernel lock is shared by hard links
 // (locking's linkedKernelLock), between its sweep and acquire:pending.
 func withoutOwnPending(ops []string, host string, pid int) []string {
-	own := "." + "pending-" + host + "-" + strconv.Itoa(pid) + "-"
+	suffix := host + "-" + strconv.Itoa(pid) + "-"
+	own := func(name string) bool {
+		return strings.Contains(name, ".pending-"+suffix) || strings.Contains(name, ".probe-"+suffix)
+	}
 	var out []string
 	for _, op := range ops {
 		// "OP NAME [NEWNAME] RESULT...": link and rename name two files.
 		words := strings.Fields(op)
-		mine := len(words) >= 3 && strings.Contains(words[1], own)
+		mine := len(words) >= 3 && own(words[1])
 		if mine && (words[0] == "link" || words[0] == "rename") {
-			mine = strings.Contains(words[2], own)
+			mine = own(words[2])
 		}
 		if !mine {
 			out = append(out, op)

@@ -231,6 +231,15 @@ var mutations = []mutation{
 	// The proof of death (docs/spawn-log-lock.md, "Proof of
 	// death"): the judgement (proof.go), the kernel lock (kernel.go) and
 	// the identity fields' parse (record.go).
+	{"the linked-lock probe uses a second pending name, which sweeps try", "Hold.writePending",
+		`h.n.probe(name)`,
+		`h.n.pending("0123456789abcdef01234567")`},
+	{"a probe name is swept while its pending twin is there", "env.sweepProbe",
+		`!errors.Is(err, fs.ErrNotExist) {`,
+		`errors.Is(err, fs.ErrInvalid) {`},
+	{"a holder on a per-name volume does not hold its lock name", "Hold.publish",
+		`h.kernel = holdLockName(fsys, n.lock, h.pending.key)`,
+		`_ = holdLockName`},
 	{"a held kernel lock does not prove the holder alive", "env.liveness",
 		`if ks == kernelHeld {`,
 		`if false && ks == kernelHeld {`},

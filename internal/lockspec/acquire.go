@@ -207,10 +207,13 @@ func (h *Hold) publish() error {
 			// The pending file is the lock now, and its kernel lock the
 			// hold's where the record claims it; its name goes as the
 			// spec says. Where the record does not (a kernel lock kept per
-			// name, as on ntfs-3g: linkedKernelLock), the handle is closed
-			// first, so that FUSE shows no .fuse_hidden* name.
+			// name, as on ntfs-3g: linkedKernelLock), the pending handle
+			// is closed first, so that FUSE shows no .fuse_hidden* name,
+			// and the hold takes the lock name's own (holdLockName).
 			if h.pending.claim {
 				h.kernel, h.pending.kernel = h.pending.kernel, nil
+			} else if h.pending.kernel != nil {
+				h.kernel = holdLockName(fsys, n.lock, h.pending.key)
 			}
 			_ = h.dropPending()
 			e.step(StepAcquirePublished)

@@ -334,34 +334,61 @@ var linksShareKernelLock sync.Map // uint64 (device) -> bool
 // pending file at name (of key) will be the lock of the name it is linked
 // to, so that the lock's record may claim it (docs/spawn-log-lock.md,
 // "Proof of death"). Where that is not known yet for the device, it links
-// the file to a second pending name of its own (newName), tries the kernel
-// lock through that name (refused means shared), and removes it. That
-// link() is the hold's first: an error other than EEXIST or ENOENT is
-// returned, and the caller learns from it that the volume has no hard
-// links, as it would from its publish's (spec: The steps, "The filesystem
-// class is learned per hold"); ENOENT is returned too (the pending file is
-// gone).
-func (e *env) linkedKernelLock(fsys vfs.FS, name string, key vfs.FileKey, newName func() (string, error)) (bool, error) {
+// the file to its probe name (names.probe), tries the kernel lock through
+// that name (refused means shared), and removes it. No other process takes
+// a probe name's kernel lock (a sweep removes one only once its pending
+// twin is gone: sweepProbe), so a refusal there is this hold's own lock,
+// never a sweep's that happened to try the name at the same moment (an
+// NTFS run of R50 caught a second pending name, tried by a sweep of
+// another pid namespace, read as a shared lock: the record then claimed a
+// kernel lock that was the pending name's only, and a live holder was
+// broken). That link() is the hold's first: an error other than EEXIST or
+// ENOENT is returned, and the caller learns from it that the volume has no
+// hard links, as it would from its publish's (spec: The steps, "The
+// filesystem class is learned per hold"); ENOENT is returned too (the
+// pending file is gone).
+func (e *env) linkedKernelLock(fsys vfs.FS, name string, key vfs.FileKey, probe string) (bool, error) {
 	if v, ok := linksShareKernelLock.Load(key.Dev); ok {
 		return v.(bool), nil
 	}
-	other, err := newName()
-	if err != nil {
-		return false, err
-	}
-	if err := fsys.Link(name, other); err != nil {
+	if err := fsys.Link(name, probe); err != nil {
 		return false, err
 	}
 	shared := false
-	if g, err := fsys.OpenFile(other, vfs.ReadFlags, 0); err == nil {
-		shared = heldElsewhere(vfs.TryLock(g, other))
+	if g, err := fsys.OpenFile(probe, vfs.ReadFlags, 0); err == nil {
+		shared = heldElsewhere(vfs.TryLock(g, probe))
 		g.Close() // before the removal (FUSE)
 	}
-	if err := fsys.Remove(other); err != nil {
+	if err := fsys.Remove(probe); err != nil {
 		return false, nil // not learned; the record claims nothing
 	}
 	linksShareKernelLock.Store(key.Dev, shared)
 	return shared, nil
+}
+
+// holdLockName takes, where the volume keeps a kernel lock per name
+// (ntfs-3g: linkedKernelLock), the kernel lock of the lock's file through
+// the lock name itself, when that name still leads to the file of key,
+// and returns its handle (nil otherwise). The record claims no kernel lock
+// there, so no judge of the lock relies on it. It is held against sweeps:
+// the release, the break and the unlock rename the lock name, and the
+// name's lock moves with the file, so a sweep of another pid namespace,
+// where the mover's pid is gone, is refused that lock at the moved name
+// and keeps it (row R50; an NTFS run caught a release whose moved lock a
+// sweep of another namespace had removed).
+func holdLockName(fsys vfs.FS, lock string, key vfs.FileKey) vfs.File {
+	g, err := fsys.OpenFile(lock, vfs.ReadFlags, 0)
+	if err != nil {
+		return nil
+	}
+	fi, err := g.Stat()
+	if err == nil {
+		if gkey, ok := vfs.KeyOfFile(g, fi); ok && gkey == key && vfs.TryLock(g, lock) == nil {
+			return g
+		}
+	}
+	g.Close()
+	return nil
 }
 
 // closeKernel closes k, a kernel lock's handle, when there is one.

@@ -24,7 +24,7 @@ type names struct {
 	pid    int
 
 	// The prefixes of the names beside the lock, in the folder.
-	pendingP, brokenP, claimP, tempP, stagedP string
+	pendingP, brokenP, claimP, tempP, stagedP, probeP string
 	// swept are the prefixes a sweep lists: every name beside the lock
 	// begins with one.
 	swept []string
@@ -49,6 +49,7 @@ func newNames(target, host string, pid int) names {
 		claimP:   lockBase + ".claim-",
 		tempP:    targetBase + ".tmp-",
 		stagedP:  lockBase + ".staged-",
+		probeP:   lockBase + ".probe-",
 	}
 	n.swept = []string{lockBase + ".", n.tempP}
 	return n
@@ -78,7 +79,21 @@ func (n names) broken(attempt string) string  { return n.lock + ".broken-" + n.o
 
 // staged is the staging directory of one directory publish.
 func (n names) staged(attempt string) string { return n.lock + ".staged-" + n.owned(attempt) }
-func (n names) temp(attempt string) string   { return n.target + ".tmp-" + n.owned(attempt) }
+
+// probe is the second name of a pending file whose kernel lock is tried
+// through it (linkedKernelLock): the pending name's, with probe for
+// pending. pending is a name n.pending made.
+func (n names) probe(pending string) string {
+	return n.lock + ".probe-" + strings.TrimPrefix(pending, n.lock+".pending-")
+}
+
+// probeTwin is the pending name whose probe base is (a name in the
+// folder).
+func (n names) probeTwin(base string) string {
+	return path.Join(n.dir, n.pendingP+strings.TrimPrefix(base, n.probeP))
+}
+
+func (n names) temp(attempt string) string { return n.target + ".tmp-" + n.owned(attempt) }
 func (n names) claim(key, attempt string) string {
 	return n.claimPrefix(key) + n.owned(attempt)
 }
@@ -110,9 +125,10 @@ type owner struct {
 type leftoverKind int
 
 const (
-	notOurs      leftoverKind = iota
-	ownerInName               // pending, broken, temp and current claims
-	ownerInClaim              // claim-<inode> and claim-h<key>: owner in the content
+	notOurs        leftoverKind = iota
+	ownerInName                 // pending, broken, temp and current claims
+	ownerInClaim                // claim-<inode> and claim-h<key>: owner in the content
+	probeOfPending              // a pending file's probe name: swept once its twin is gone
 )
 
 // classify tells whether base (a name in the lock's folder) is one of the
@@ -127,6 +143,10 @@ func (n names) classify(base string) (leftoverKind, owner) {
 	case strings.HasPrefix(base, n.stagedP):
 		if k, o := ownerFromSuffix(base[len(n.stagedP):]); o.hostHash != "" {
 			return k, o // only this build stages, always with a host
+		}
+	case strings.HasPrefix(base, n.probeP):
+		if _, o := ownerFromSuffix(base[len(n.probeP):]); o.hostHash != "" {
+			return probeOfPending, o
 		}
 	case strings.HasPrefix(base, n.tempP):
 		return ownerFromSuffix(base[len(n.tempP):])

@@ -44,7 +44,7 @@ func (h *Hold) writePending(now time.Time) (string, []byte, error) {
 	// the record claims it only where it will be the lock name's too.
 	claim := false
 	if k != nil {
-		shared, lerr := h.e.linkedKernelLock(h.fsys, name, key, newName)
+		shared, lerr := h.e.linkedKernelLock(h.fsys, name, key, h.n.probe(name))
 		switch {
 		case lerr == nil:
 			claim = shared

@@ -1,6 +1,8 @@
 package lockspec
 
 import (
+	"errors"
+	"io/fs"
 	"path"
 
 	"github.com/pa-toolkit/pa/vfs"
@@ -31,6 +33,10 @@ func (e *env) sweep(fsys vfs.FS, n names) {
 			continue
 		}
 		name := path.Join(n.dir, de.Name())
+		if kind == probeOfPending {
+			e.sweepProbe(fsys, n, de, o, name)
+			continue
+		}
 		if de.IsDir() {
 			if kind == ownerInName && o.hostHash == n.host && e.ownerDead(o, n) {
 				e.removeDirLeftover(fsys, name)
@@ -121,5 +127,23 @@ func (e *env) removeDirLeftover(fsys vfs.FS, name string) {
 	if marker != "" {
 		_ = fsys.Remove(marker)
 	}
+	_ = fsys.Remove(name)
+}
+
+// sweepProbe removes name, the probe name of a pending file of this host
+// (linkedKernelLock), once its pending twin is gone, without trying any
+// kernel lock: the probe's owner removes it before its pending name goes,
+// and while the owner lives that pending name is held against every sweep,
+// so a probe without its twin is a dead owner's, in whatever pid namespace.
+// No process but its owner ever takes a probe name's kernel lock, so the
+// owner's try through it answers for the volume alone.
+func (e *env) sweepProbe(fsys vfs.FS, n names, de fs.DirEntry, o owner, name string) {
+	if de.IsDir() || o.hostHash != n.host {
+		return
+	}
+	if _, err := fsys.Lstat(n.probeTwin(de.Name())); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	e.step(StepSweepJudged)
 	_ = fsys.Remove(name)
 }

@@ -67,3 +67,46 @@ func TestSweepAmongUnrelatedNames(t *testing.T) {
 		})
 	}
 }
+
+// A pending file's probe name (where a hold learns whether a kernel lock
+// taken through one link is the lock of another) is swept by its pending
+// twin alone: kept while the twin is there, whatever its owner's pid says,
+// removed once the twin is gone even where its owner's pid answers (a pid
+// of another namespace may name anyone here), and left when it is another
+// host's.
+func TestSweepOfProbeNames(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		live, dead := m.Spawn(), m.Spawn()
+		dead.Kill()
+		host := lockspec.HostHash("host-a")
+		twinned := fmt.Sprintf("%s-%d-%s", host, live.PID(), "0123456789abcdef01234567")
+		deadTwinned := fmt.Sprintf("%s-%d-%s", host, dead.PID(), "0123456789abcdef01234568")
+		alone := fmt.Sprintf("%s-%d-%s", host, live.PID(), "89abcdef0123456701234567")
+		elsewhere := fmt.Sprintf("%s-%d-%s", lockspec.HostHash("host-b"), live.PID(), "89abcdef0123456701234567")
+		for _, n := range []string{
+			"log.json.lock.pending-" + twinned, "log.json.lock.probe-" + twinned,
+			"log.json.lock.pending-" + deadTwinned, "log.json.lock.probe-" + deadTwinned,
+			"log.json.lock.probe-" + alone, "log.json.lock.probe-" + elsewhere,
+		} {
+			e.writeRaw(t, "d/"+n, nil)
+		}
+		h, err := lockspec.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Release()
+		for n, kept := range map[string]bool{
+			"log.json.lock.pending-" + twinned:     true,
+			"log.json.lock.probe-" + twinned:       true,
+			"log.json.lock.pending-" + deadTwinned: false,
+			"log.json.lock.probe-" + deadTwinned:   false,
+			"log.json.lock.probe-" + alone:         false,
+			"log.json.lock.probe-" + elsewhere:     true,
+		} {
+			if e.exists("d/"+n) != kept {
+				t.Errorf("%s: kept = %v; want %v", n, !kept, kept)
+			}
+		}
+	})
+}
