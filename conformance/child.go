@@ -32,12 +32,11 @@ type child struct {
 	state  *os.ProcessState
 }
 
-// start runs the test binary as a child with spec (its Root and Shim are
-// the site's).
+// start runs the test binary as a child with spec (its Root, Shim and
+// Class are the site's).
 func (s *site) start(t *testing.T, name string, spec childSpec) *child {
 	t.Helper()
-	spec.Root, spec.Shim = s.root, s.shim
-	spec.Exclusive = s.class == NoLinks
+	spec.Root, spec.Shim, spec.Class = s.root, s.shim, s.class
 	enc, err := json.Marshal(spec)
 	if err != nil {
 		t.Fatal(err)

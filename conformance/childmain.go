@@ -8,14 +8,12 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
-	"github.com/pa-toolkit/pa/vfs/nolinkfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
@@ -38,13 +36,7 @@ func runChild(encoded string) int {
 		return 1
 	}
 	defer o.Close()
-	var fsys vfs.FS = o
-	switch {
-	case spec.Shim:
-		fsys = nolinkfs.New(fsys, syscall.ENOTSUP).ExclusiveCreate()
-	case spec.Exclusive:
-		fsys = nolinkfs.New(fsys, syscall.EPERM).ExclusiveCreate()
-	}
+	fsys := classView(o, spec.Class, spec.Shim)
 	if spec.KernelLocks != "" {
 		fsys = withKernelLocks(fsys, spec.KernelLocks)
 	}

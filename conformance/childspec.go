@@ -20,13 +20,12 @@ const (
 type childSpec struct {
 	Root string // the estate (home) on disk
 	Shim bool   // wrap the OS with nolinkfs (ENOTSUP)
-	// Exclusive selects the spec's exclusive create (the NoLinks column)
-	// on a volume that refuses link() itself (nolinkfs, EPERM).
-	Exclusive bool
-	Role      string        // roleWrite or roleUnlock
-	Title     string        // the record's title (roleWrite)
-	Force     bool          // unlock --force (roleUnlock)
-	Timeout   time.Duration // the lock timeout; 0 is the shipped 10 s
+	// Class is the site's column: its view of the OS (classView).
+	Class   Class
+	Role    string        // roleWrite or roleUnlock
+	Title   string        // the record's title (roleWrite)
+	Force   bool          // unlock --force (roleUnlock)
+	Timeout time.Duration // the lock timeout; 0 is the shipped 10 s
 	// Pause are steps where the child says "pause STEP" and waits for a
 	// line on its stdin before it goes on; then it says "resumed STEP
 	// after NANOSECONDS", how long it was paused by its own clock.

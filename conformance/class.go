@@ -18,28 +18,38 @@ type Class string
 const (
 	// Links is the column "hard links available": the volume's own link().
 	Links Class = "links"
-	// NoLinks is the column "hard links unavailable": nolinkfs over the
-	// volume when its link() works, the volume itself when it refuses.
+	// NoLinks is the column "hard links unavailable", the spec's: the lock
+	// made by its exclusive create (lockspec's Options.ExclusiveCreate),
+	// through nolinkfs over the volume when its link() works, over the
+	// volume itself when it refuses.
 	NoLinks Class = "nolinks"
+	// DirPublish is the column "hard links unavailable, directory
+	// publish": the default of this build without hard links, the lock a
+	// directory renamed into place (docs/spawn-log-lock.md, "The
+	// directory publish"); through nolinkfs when the volume's link() works,
+	// the volume as it is when it refuses.
+	DirPublish Class = "dirpublish"
 	// Auto probes link() once in the directory under test: when it works,
-	// both columns run (NoLinks through nolinkfs); when it refuses, only
-	// NoLinks runs, on the volume as it is, and the Links column is not run.
+	// every column runs (NoLinks and DirPublish through nolinkfs); when it
+	// refuses, NoLinks and DirPublish run, on the volume as it is, and the
+	// Links column is not run.
 	Auto Class = "auto"
 )
 
-// ParseClass reads a -class flag: links, nolinks or auto ("" is auto).
+// ParseClass reads a -class flag: links, nolinks, dirpublish or auto (""
+// is auto).
 func ParseClass(s string) (Class, error) {
 	switch c := Class(s); c {
-	case Links, NoLinks, Auto:
+	case Links, NoLinks, DirPublish, Auto:
 		return c, nil
 	case "":
 		return Auto, nil
 	}
-	return "", fmt.Errorf("conformance: class %q: want links, nolinks or auto", s)
+	return "", fmt.Errorf("conformance: class %q: want links, nolinks, dirpublish or auto", s)
 }
 
-// columns are the two columns of the table, in its order.
-var columns = []Class{Links, NoLinks}
+// columns are the columns of the table, in its order.
+var columns = []Class{Links, NoLinks, DirPublish}
 
 // volume is what the probe learned of the directory under test.
 type volume struct {
@@ -87,17 +97,17 @@ func (v volume) classesFor(c Class) ([]Class, error) {
 			return nil, fmt.Errorf("conformance: class links on %s: the volume refuses link() (%v)", v.dir, v.linkErr)
 		}
 		return []Class{Links}, nil
-	case NoLinks:
-		return []Class{NoLinks}, nil
+	case NoLinks, DirPublish:
+		return []Class{c}, nil
 	case Auto:
 		if v.hasLinks {
-			return []Class{Links, NoLinks}, nil
+			return []Class{Links, NoLinks, DirPublish}, nil
 		}
-		return []Class{NoLinks}, nil
+		return []Class{NoLinks, DirPublish}, nil
 	}
 	return nil, errors.New("conformance: unknown class " + string(c))
 }
 
-// shim reports whether class c needs nolinkfs on v: NoLinks on a volume
-// whose link() works.
-func (v volume) shim(c Class) bool { return c == NoLinks && v.hasLinks }
+// shim reports whether class c needs nolinkfs on v: NoLinks or DirPublish
+// on a volume whose link() works.
+func (v volume) shim(c Class) bool { return c != Links && v.hasLinks }

@@ -9,7 +9,7 @@ import (
 
 var (
 	dirFlag   = flag.String("dir", "", "a folder on the volume under test (default: a temp dir)")
-	classFlag = flag.String("class", "auto", "links, nolinks or auto (probe link() once)")
+	classFlag = flag.String("class", "auto", "links, nolinks, dirpublish or auto (probe link() once)")
 )
 
 func TestMain(m *testing.M) { conformance.Main(m) }

@@ -19,9 +19,9 @@ import (
 //		conformance.Run(t, conformance.Config{Dir: *dir, Class: conformance.Auto})
 //	}
 //
-// Then `go test -run TestMyVolume -args -dir /mnt/card` proves the 49 rows
+// Then `go test -run TestMyVolume -args -dir /mnt/card` proves the 57 rows
 // on that volume, on every class it can run (Auto probes link() once), and
-// prints the 49 x 2 matrix; -run TestMyVolume/R04 picks rows. For a vfs.FS
+// prints the 57 x 3 matrix; -run TestMyVolume/R04 picks rows. For a vfs.FS
 // of your own, conformance.RunFS(t, newFS, conformance.Auto) runs the rows
 // that need no real process.
 //
@@ -48,13 +48,13 @@ func ExampleRun() {
 	for _, line := range strings.Split(string(out), "\n") {
 		switch f := strings.Fields(line); {
 		case strings.HasPrefix(line, "R01 "), strings.HasPrefix(line, "R04 "):
-			fmt.Println(strings.Join(f[:3], " ")) // the id and the two cells; the title follows
+			fmt.Println(strings.Join(f[:4], " ")) // the id and the three cells; the title follows
 		case strings.HasPrefix(line, "conformance: "):
 			fmt.Println(strings.Join(f[:6], " ")) // the count; the classes and the folder follow
 		}
 	}
 	// Output:
-	// R01 links=pass nolinks=pass
-	// R04 links=pass nolinks=pass
-	// conformance: 4 of 114 cells pass
+	// R01 links=pass nolinks=pass dirpublish=pass
+	// R04 links=pass nolinks=pass dirpublish=pass
+	// conformance: 6 of 171 cells pass
 }

@@ -53,7 +53,7 @@ func releasePutsBackNewerLock(t *testing.T, s *site) {
 		t.Fatalf("steps %v; want the mismatch and the put-back", steps)
 	}
 	if (s.class == NoLinks) != hasStep(steps, lockspec.StepReleasePutBackOpened) {
-		t.Fatalf("steps %v: put-back-opened is the step of the class without hard links only", steps)
+		t.Fatalf("steps %v: put-back-opened is the step of the spec's class without hard links only", steps)
 	}
 	if err := h2.Fence(); err != nil {
 		t.Fatalf("the newer holder's fence after the put-back: %v", err)
@@ -103,7 +103,7 @@ func lostLockAfterDeadline(t *testing.T, s *site) {
 	o := noWait(m.Spawn())
 	lockspec.SetOnStep(&o, func(st lockspec.Step) {
 		if st == lockspec.StepCommitTempWritten {
-			_ = s.raw.Remove(lockName) // forced out
+			_ = s.drop(lockName) // forced out
 		}
 	})
 	if err := s.write("a", o); !errors.Is(err, locking.ErrLockLost) {

@@ -47,8 +47,11 @@ func freeLockTakenWhole(t *testing.T, s *site) {
 	s.onlyLog(t)
 	s.wantTitles(t, "a")
 	want := []lockspec.Step{lockspec.StepAcquirePending, lockspec.StepAcquirePublished}
-	if s.class == NoLinks {
+	switch s.class {
+	case NoLinks:
 		want = []lockspec.Step{lockspec.StepAcquirePending, lockspec.StepAcquireOpened, lockspec.StepAcquirePublished}
+	case DirPublish:
+		want = []lockspec.Step{lockspec.StepAcquirePending, lockspec.StepAcquireStaged, lockspec.StepAcquirePublished}
 	}
 	want = append(want, lockspec.StepCommitTempWritten, lockspec.StepCommitFenced, lockspec.StepCommitRenamed,
 		lockspec.StepReleaseRenamed, lockspec.StepReleaseRemoved)

@@ -123,12 +123,24 @@ func emptyLockBlocks(t *testing.T, s *site) {
 }
 
 // killOpened is R29: a write killed after the exclusive open of the lock.
-// Without hard links an empty lock is left: a block until unlock --force
-// clears it, and the write after goes through. With hard links there is
-// no such step (the lock appears whole by link()): the write runs to its
-// end, and a free lock is taken whole and released, nothing left.
+// Without hard links, by the spec's exclusive create, an empty lock is
+// left: a block until unlock --force clears it, and the write after goes
+// through. With hard links there is no such step (the lock appears whole
+// by link()): the write runs to its end, and a free lock is taken whole
+// and released, nothing left. With the directory publish there is no such
+// step either: the write killed at the publish's own window, after its
+// record is staged and before the rename (acquire:staged), leaves only its
+// staging directory, and the next write goes through at once and sweeps
+// it.
 func killOpened(t *testing.T, s *site) {
 	s.mustWrite(t, "pre", fast(nil))
+	if s.class == DirPublish {
+		c := s.start(t, "writer", childSpec{Role: roleWrite, Title: "child", Timeout: brief, Kill: []lockspec.Step{lockspec.StepAcquireOpened, lockspec.StepAcquireStaged}})
+		c.killedAt(t, lockspec.StepAcquireStaged)
+		s.wantLeft(t, c.pid(), "spawn-log", "staged")
+		nextWriteAtOnce(t, s, "pre", "next")
+		return
+	}
 	c := s.start(t, "writer", childSpec{Role: roleWrite, Title: "child", Timeout: brief, Kill: []lockspec.Step{lockspec.StepAcquireOpened}})
 	if s.class == Links {
 		c.succeeded(t)
@@ -201,6 +213,12 @@ func killMovedNewer(release bool, step lockspec.Step) func(t *testing.T, s *site
 		gate.await(t, "the new holder", done)
 		newer := s.readRaw(t, lockName)
 		c.resume(t)
+		putBack := at == lockspec.StepBreakPutBack || at == lockspec.StepReleasePutBack
+		opened := at == lockspec.StepBreakPutBackOpened || at == lockspec.StepReleasePutBackOpened
+		if s.class == DirPublish && opened {
+			noPutBackOpened(t, s, c, release, newer, gate, done)
+			return
+		}
 		c.killedAt(t, at)
 
 		var left []string
@@ -208,13 +226,22 @@ func killMovedNewer(release bool, step lockspec.Step) func(t *testing.T, s *site
 			left = append(left, "claim")
 		}
 		moved := s.named(t, "broken")
-		if len(moved) != 1 || !bytes.Equal(s.readRaw(t, moved[0]), newer) {
+		switch {
+		case s.class == DirPublish && putBack:
+			// A directory lock goes back by its rename: nothing is left
+			// under the broken name.
+			if len(moved) != 0 || !bytes.Equal(s.readRaw(t, lockName), newer) {
+				t.Fatalf("the folder holds %q; want the new holder's lock renamed back whole", s.ls(t))
+			}
+		case len(moved) != 1 || !bytes.Equal(s.readRaw(t, moved[0]), newer):
 			t.Fatalf("the folder holds %q; want the new holder's lock moved to the child's broken name", s.ls(t))
 		}
-		switch at {
-		case lockspec.StepBreakMismatch, lockspec.StepReleaseMismatch:
+		switch {
+		case s.class == DirPublish && putBack:
+			s.wantLeft(t, c.pid(), append(left, "spawn-log", "lock")...)
+		case at == lockspec.StepBreakMismatch, at == lockspec.StepReleaseMismatch:
 			s.wantLeft(t, c.pid(), append(left, "spawn-log", "broken")...) // the lock name is free
-		case lockspec.StepBreakPutBackOpened, lockspec.StepReleasePutBackOpened:
+		case opened:
 			s.wantLeft(t, c.pid(), append(left, "spawn-log", "broken", "lock")...)
 			emptyLockBlocks(t, s)
 		default: // put back: the new holder's lock is under the name again
@@ -227,7 +254,6 @@ func killMovedNewer(release bool, step lockspec.Step) func(t *testing.T, s *site
 		if release {
 			want = append(want, "releaser")
 		}
-		putBack := at == lockspec.StepBreakPutBack || at == lockspec.StepReleasePutBack
 		if putBack {
 			// The new holder still holds its lock: it ends first.
 			gate.open()
@@ -247,4 +273,41 @@ func killMovedNewer(release bool, step lockspec.Step) func(t *testing.T, s *site
 		s.onlyLog(t)
 		s.wantTitles(t, want...)
 	}
+}
+
+// noPutBackOpened is R38 and R47 on the class of the directory publish:
+// the put-back is one rename, so there is no step between an exclusive
+// open and its write to die at, and nothing blocks. The child (resumed,
+// it moved the new holder's lock) runs on: it puts the lock back whole
+// and ends, the breaker timing out on the new holder, the releaser with
+// its record in. Nothing of the child's is left, the new holder ends, and
+// the next write goes through at once.
+func noPutBackOpened(t *testing.T, s *site, c *child, release bool, newer []byte, gate *stepGate, done chan error) {
+	t.Helper()
+	c.wait(t)
+	for _, l := range c.said {
+		if strings.HasPrefix(l, "kill ") {
+			t.Fatalf("child %s said %q: a kill step the directory publish does not have", c.name, c.said)
+		}
+	}
+	if n := len(c.said); n == 0 || !strings.HasPrefix(c.said[n-1], "done ") || release != (c.said[n-1] == "done ok") {
+		t.Fatalf("child %s: ended %v having said %q; want it to end by itself (a releaser ok, a breaker timing out on the new holder)", c.name, c.state, c.said)
+	}
+	if !bytes.Equal(s.readRaw(t, lockName), newer) {
+		t.Fatal("the new holder's lock is not back under the name whole")
+	}
+	s.wantLeft(t, c.pid(), "spawn-log", "lock")
+	gate.open()
+	if err := <-done; err != nil {
+		t.Fatalf("the new holder: %v", err)
+	}
+	if err := s.write("next", noWait(nil)); err != nil {
+		t.Fatalf("the next write, at once: %v", err)
+	}
+	want := []string{"pre", "holder", "next"}
+	if release {
+		want = append(want, "releaser")
+	}
+	s.onlyLog(t)
+	s.wantTitles(t, want...)
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // kind names what a name in the agent's folder is: spawn-log, lock,
-// pending, claim, broken, tmp, or other:NAME.
+// pending, claim, broken, tmp, staged (a staging directory of the
+// directory publish), or other:NAME.
 func kind(name string) string {
 	l := logBase + ".lock"
 	switch {
@@ -24,6 +25,8 @@ func kind(name string) string {
 		return "broken"
 	case strings.HasPrefix(name, logBase+".tmp-"):
 		return "tmp"
+	case strings.HasPrefix(name, l+".staged-"):
+		return "staged"
 	}
 	return "other:" + name
 }

@@ -48,7 +48,7 @@ func stalledHolderKeepsLock(t *testing.T, s *site) {
 	polled := make(chan struct{})
 	reads := 0
 	ffs.Before(func(ev faultfs.Event) error {
-		if ev.Op == faultfs.OpOpenFile && ev.Name == lockName {
+		if ev.Op == faultfs.OpOpenFile && (ev.Name == lockName || strings.HasPrefix(ev.Name, lockName+"/")) { // a directory lock's marker
 			if reads++; reads == 3 {
 				once.Do(func() { close(polled) })
 			}

@@ -121,7 +121,8 @@ func (m *matrix) line(r Row) string {
 
 // lineLocked is line, for a caller that holds mu.
 func (m *matrix) lineLocked(r Row) string {
-	return fmt.Sprintf("%s links=%s nolinks=%s %s\n", r.ID, m.stateLocked(r.ID, Links), m.stateLocked(r.ID, NoLinks), r.Title)
+	return fmt.Sprintf("%s links=%s nolinks=%s dirpublish=%s %s\n", r.ID,
+		m.stateLocked(r.ID, Links), m.stateLocked(r.ID, NoLinks), m.stateLocked(r.ID, DirPublish), r.Title)
 }
 
 // state is a cell's state: fail when a case failed, pass when every case

@@ -25,8 +25,8 @@ func TestMatrixWritesARowWhenItsLastCellEnds(t *testing.T) {
 			t.Fatalf("after %s/%s ended: written %q, want %q", row, class, got, want)
 		}
 	}
-	r01 := "R01 links=not-run nolinks=pass Free\n"
-	r02 := "R02 links=fail nolinks=pass A live holder, short\n"
+	r01 := "R01 links=not-run nolinks=pass dirpublish=not-run Free\n"
+	r02 := "R02 links=fail nolinks=pass dirpublish=not-run A live holder, short\n"
 	step("R01", Links, false, false, "")
 	step("R02", Links, true, false, "")
 	step("R01", NoLinks, false, false, "")
@@ -44,7 +44,7 @@ func TestMatrixWritesARowWhenItsLastCellEnds(t *testing.T) {
 			t.Errorf("the end's line %d: %q, want %q", i+1, lines[i], want)
 		}
 	}
-	if got, want := lines[0], "R03 links=not-run nolinks=not-run "+Rows[2].Title; got != want {
+	if got, want := lines[0], "R03 links=not-run nolinks=not-run dirpublish=not-run "+Rows[2].Title; got != want {
 		t.Errorf("a row not ended: %q, want %q", got, want)
 	}
 	if got, want := lines[len(lines)-1], "conformance: 2 of 114 cells pass (classes links, nolinks) in /mnt/x"; got != want {
@@ -59,7 +59,7 @@ func TestMatrixWaitsForTheClassesUnderTestOnly(t *testing.T) {
 	var out strings.Builder
 	m.stream(&out, []Class{NoLinks})
 	m.record("R01", NoLinks, false, false)
-	if got, want := out.String(), "R01 links=not-run nolinks=pass Free\n"; got != want {
+	if got, want := out.String(), "R01 links=not-run nolinks=pass dirpublish=not-run Free\n"; got != want {
 		t.Fatalf("written %q, want %q", got, want)
 	}
 }

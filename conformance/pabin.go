@@ -92,6 +92,8 @@ func (s *site) paCmd(t *testing.T, step string, args ...string) *exec.Cmd {
 	t.Helper()
 	var env []string
 	switch {
+	case s.shim && s.class == DirPublish:
+		env = append(env, "PA_FAULT_LINK_ERRNO=ENOTSUP") // the directory publish: the default
 	case s.shim:
 		env = append(env, "PA_FAULT_LINK_ERRNO=ENOTSUP", "PA_FAULT_PUBLISH=exclusive")
 	case s.class == NoLinks && step != "":

@@ -38,11 +38,16 @@ func paOpenKilledAfterCommit(t *testing.T, s *site) {
 	}
 }
 
-// R29 through the real binary: without hard links the empty lock left by
-// an open killed after its exclusive open blocks the next open (exit 2
+// R29 through the real binary: without hard links, by the spec's
+// exclusive create, the empty lock left by an open killed after its
+// exclusive open blocks the next open (exit 2
 // naming the empty lock and --force) until `pa dispatch unlock --force`
 // clears it; with hard links the step does not exist and the open exits 0.
 func paOpenKilledAfterOpen(t *testing.T, s *site) {
+	if s.class == DirPublish {
+		paOpenKilledAfterStaging(t, s)
+		return
+	}
 	r := s.paKilled(t, "acquire:opened", "dispatch", "open", "--agent", agent)
 	if s.class == Links {
 		if r.code != 0 || r.stdout != "1\n" {
@@ -64,6 +69,25 @@ func paOpenKilledAfterOpen(t *testing.T, s *site) {
 	}
 	if r := s.pa(t, "dispatch", "open", "--agent", agent, "--wait", "0"); r.code != 0 || r.stdout != "1\n" {
 		t.Errorf("the open after unlock --force: exit %d, stdout %q, stderr %q; want id 1", r.code, r.stdout, r.stderr)
+	}
+	s.checkEstate(t, []int{1})
+}
+
+// paOpenKilledAfterStaging is R29 through the real binary on the class of
+// the directory publish, which has no acquire:opened: an open killed after
+// its record is staged (acquire:staged) leaves no lock, only its staging
+// directory; the next open exits 0 at once, with no unlock --force, and
+// sweeps it.
+func paOpenKilledAfterStaging(t *testing.T, s *site) {
+	r := s.paKilled(t, "acquire:staged", "dispatch", "open", "--agent", agent)
+	if r.code == 0 {
+		t.Fatal("exit 0; want the process killed at acquire:staged")
+	}
+	if s.exists(lockName) || len(s.named(t, "staged")) != 1 {
+		t.Fatalf("the folder holds %q; want the killed open's staging directory and no lock", s.ls(t))
+	}
+	if r := s.pa(t, "dispatch", "open", "--agent", agent, "--wait", "0"); r.code != 0 || r.stdout != "1\n" {
+		t.Fatalf("the next open, at once: exit %d, stdout %q, stderr %q; want id 1", r.code, r.stdout, r.stderr)
 	}
 	s.checkEstate(t, []int{1})
 }

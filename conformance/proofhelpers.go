@@ -77,6 +77,10 @@ func (s *site) writeClaimingLock(t *testing.T, lockFor func(key vfs.FileKey) []b
 // moved lock), so it never gets the first one's inode number.
 func (s *site) copyLock(t *testing.T) {
 	t.Helper()
+	if fi := s.stat(t, lockName); fi.IsDir() {
+		s.copyDirLock(t)
+		return
+	}
 	data := s.readRaw(t, lockName)
 	before := s.stat(t, lockName)
 	s.writeRaw(t, lockName+".copy", data)
@@ -116,3 +120,30 @@ func otherNamespace(id lockspec.Identity) uint64 { return id.PIDNamespace + 1 }
 
 // itoa is strconv.Itoa.
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// copyDirLock is copyLock for a directory lock: a new directory with a
+// copy of its marker takes its place (the old one removed first, as a
+// rename never replaces a directory that is not empty), so the marker is
+// another file.
+func (s *site) copyDirLock(t *testing.T) {
+	t.Helper()
+	ents, err := s.raw.ReadDir(lockName)
+	if err != nil || len(ents) != 1 {
+		t.Fatalf("the directory lock holds %v (%v); want one marker", ents, err)
+	}
+	marker := ents[0].Name()
+	data := s.readRaw(t, lockName)
+	before := s.stat(t, lockName+"/"+marker)
+	copied := lockName + ".copy"
+	if err := s.raw.Mkdir(copied, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.writeRaw(t, copied+"/"+marker, data)
+	s.remove(t, lockName)
+	if err := os.Rename(s.path(copied), s.path(lockName)); err != nil {
+		t.Fatal(err)
+	}
+	if same, known := s.sameFile(before, s.stat(t, lockName+"/"+marker)); !known || same {
+		t.Skipf("the copy is not known to be another file (known %v, same %v)", known, same)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,7 +38,7 @@ var (
 type site struct {
 	class Class
 	root  string // the folder on disk: the estate's home ("" under RunFS)
-	shim  bool   // NoLinks through nolinkfs (false: the volume's own)
+	shim  bool   // NoLinks or DirPublish through nolinkfs (false: the volume's own)
 	fs    vfs.FS // the class's view of the estate
 	raw   vfs.FS // the estate as it is, for what other processes or a crash leave
 	world        // the real host, or a fake one under RunFS
@@ -59,15 +60,7 @@ func newSite(t *testing.T, base string, v volume, c Class) *site {
 	}
 	t.Cleanup(func() { _ = o.Close() })
 	s := &site{class: c, root: dir, shim: v.shim(c), fs: o, raw: o, world: realWorld{}}
-	switch {
-	case s.shim:
-		s.fs = nolinkfs.New(o, syscall.ENOTSUP).ExclusiveCreate()
-	case c == NoLinks:
-		// The volume refuses link() itself; nolinkfs only selects the
-		// spec's exclusive create (the column's), its link() refused as
-		// exFAT's is.
-		s.fs = nolinkfs.New(o, syscall.EPERM).ExclusiveCreate()
-	}
+	s.fs = classView(o, c, s.shim)
 	return s
 }
 
@@ -81,14 +74,27 @@ func newFSSite(t *testing.T, fsys vfs.FS, hasLinks bool, c Class) *site {
 	if err := vfs.MkdirAll(fsys, agentDir, 0o755); err != nil {
 		t.Fatalf("making the agent's folder: %v", err)
 	}
-	s := &site{class: c, shim: c == NoLinks && hasLinks, fs: fsys, raw: fsys, world: newFakeWorld()}
-	switch {
-	case s.shim:
-		s.fs = nolinkfs.New(fsys, syscall.ENOTSUP).ExclusiveCreate()
-	case c == NoLinks:
-		s.fs = nolinkfs.New(fsys, syscall.EPERM).ExclusiveCreate() // the column's exclusive create
-	}
+	s := &site{class: c, shim: c != Links && hasLinks, fs: fsys, raw: fsys, world: newFakeWorld()}
+	s.fs = classView(fsys, c, s.shim)
 	return s
+}
+
+// classView is class c's view of fsys: fsys itself for Links; for NoLinks
+// nolinkfs selecting the spec's exclusive create, its link() refused with
+// ENOTSUP where fsys has hard links (shim) and with EPERM, as exFAT
+// refuses it, where fsys refuses link() itself; for DirPublish nolinkfs
+// refusing link() where fsys has hard links, and fsys as it is otherwise:
+// the directory publish is the default without hard links.
+func classView(fsys vfs.FS, c Class, shim bool) vfs.FS {
+	switch {
+	case c == NoLinks && shim:
+		return nolinkfs.New(fsys, syscall.ENOTSUP).ExclusiveCreate()
+	case c == NoLinks:
+		return nolinkfs.New(fsys, syscall.EPERM).ExclusiveCreate()
+	case c == DirPublish && shim:
+		return nolinkfs.New(fsys, syscall.ENOTSUP)
+	}
+	return fsys
 }
 
 // path is the on-disk path of the slash name under the estate.
@@ -106,6 +112,13 @@ func (s *site) writeRaw(t *testing.T, name string, data []byte) {
 // put is writeRaw returning its error, for hooks that must not stop the
 // test from another goroutine.
 func (s *site) put(name string, data []byte) error {
+	if fi, err := s.raw.Lstat(name); err == nil && fi.IsDir() {
+		// A directory lock is there (DirPublish): it goes first, as an
+		// unlock --force before a new holder's lock.
+		if err := s.drop(name); err != nil {
+			return err
+		}
+	}
 	f, err := s.raw.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
@@ -119,7 +132,29 @@ func (s *site) put(name string, data []byte) error {
 
 func (s *site) readRaw(t *testing.T, name string) []byte {
 	t.Helper()
+	if fi, err := s.raw.Lstat(name); err == nil && fi.IsDir() {
+		return s.readDirLock(t, name)
+	}
 	b, _, err := vfs.ReadFile(s.raw, name, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// readDirLock reads a directory lock (the directory publish's shape, at
+// the lock name or moved aside): the bytes of the one marker it must hold,
+// <token>.json. Anything else in the directory fails the test.
+func (s *site) readDirLock(t *testing.T, name string) []byte {
+	t.Helper()
+	ents, err := s.raw.ReadDir(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 1 || !ents[0].Type().IsRegular() || !strings.HasSuffix(ents[0].Name(), ".json") {
+		t.Fatalf("the directory lock %s holds %v; want one marker <token>.json", name, ents)
+	}
+	b, _, err := vfs.ReadFile(s.raw, path.Join(name, ents[0].Name()), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,9 +169,27 @@ func (s *site) exists(name string) bool {
 // remove removes a name, as another process (unlock --force) does.
 func (s *site) remove(t *testing.T, name string) {
 	t.Helper()
-	if err := s.raw.Remove(name); err != nil {
+	if err := s.drop(name); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// drop is remove returning its error, for hooks: a directory lock goes as
+// unlock --force removes one, its entries (one marker) and then the
+// directory, never recursively.
+func (s *site) drop(name string) error {
+	if fi, err := s.raw.Lstat(name); err == nil && fi.IsDir() {
+		ents, err := s.raw.ReadDir(name)
+		if err != nil {
+			return err
+		}
+		for _, de := range ents {
+			if err := s.raw.Remove(path.Join(name, de.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return s.raw.Remove(name)
 }
 
 // stat returns a name's file information.

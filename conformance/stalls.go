@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,6 +92,25 @@ func wantOps(t *testing.T, who string, ops []string, want ...string) {
 	}
 }
 
+// removalOf is the ops that remove a moved lock, name, as its owner
+// removes it: the name itself for a file lock; the one marker, then the
+// directory, for a directory lock (never recursively).
+func (s *site) removalOf(t *testing.T, name string) []string {
+	t.Helper()
+	fi, err := s.raw.Lstat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fi.IsDir() {
+		return []string{"remove " + name}
+	}
+	ents, err := s.raw.ReadDir(name)
+	if err != nil || len(ents) != 1 {
+		t.Fatalf("the moved directory lock %s holds %v (%v); want one marker", name, ents, err)
+	}
+	return []string{"remove " + path.Join(name, ents[0].Name()), "remove " + name}
+}
+
 // withoutOwnPending drops the ops on pid's own pending and probe names: a
 // writer's first pending file on a device is linked to its probe name,
 // once, to learn whether the kernel lock is shared by hard links
@@ -151,11 +171,12 @@ func stalledReleaser(t *testing.T, s *site) {
 		t.Fatalf("the releaser's moved lock %s was touched while it was paused", moved[0])
 	}
 	lock := s.readRaw(t, lockName)
+	removal := s.removalOf(t, moved[0])
 	mark := len(r.said)
 	r.resume(t)
 	r.succeeded(t)
 	pausedPastWindows(t, r, lockspec.StepReleaseRenamed)
-	wantOps(t, "the releaser, once it went on,", r.ops(mark), "remove "+moved[0])
+	wantOps(t, "the releaser, once it went on,", r.ops(mark), removal...)
 	if !bytes.Equal(s.readRaw(t, lockName), lock) {
 		t.Fatal("the holder's lock changed when the stalled releaser went on")
 	}
@@ -203,11 +224,12 @@ func releaserInFenceWindow(t *testing.T, s *site) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	removal := s.removalOf(t, moved[0])
 	mark := len(r.said)
 	r.resume(t)
 	r.succeeded(t)
 	pausedPastWindows(t, r, lockspec.StepReleaseRenamed)
-	wantOps(t, "the releaser, once it went on,", r.ops(mark), "remove "+moved[0])
+	wantOps(t, "the releaser, once it went on,", r.ops(mark), removal...)
 	fi2, err := os.Stat(s.path(lockName))
 	if err != nil || !os.SameFile(fi, fi2) || !bytes.Equal(s.readRaw(t, lockName), lock) {
 		t.Fatalf("the holder's lock was moved or changed (%v)", err)

@@ -269,7 +269,7 @@ func failedPublishUnlinksNothingElse(t *testing.T, s *site) {
 		if ok, _ := path.Match(failOn, path.Base(ev.Name)); !ok {
 			return nil
 		}
-		_ = s.raw.Remove(lockName)
+		_ = s.drop(lockName)
 		if err := s.put(lockName, replacement); err != nil {
 			t.Error(err)
 		}

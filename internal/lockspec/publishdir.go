@@ -23,19 +23,9 @@ import (
 // marker, then the directory: never recursive).
 func (h *Hold) publishDir() error {
 	e, fsys, n := h.e, h.fsys, h.n
-	attempt, err := e.newAttempt()
+	stage, marker, f, k, key, err := h.stageMarker()
 	if err != nil {
 		return err
-	}
-	stage := n.staged(attempt)
-	if err := fsys.Mkdir(stage, 0o755); err != nil {
-		return fmt.Errorf("locking: making the staging directory: %w", err)
-	}
-	marker := path.Join(stage, markerName(h.token))
-	_, f, k, key, err := e.createHeld(fsys, func() (string, error) { return marker, nil })
-	if err != nil {
-		_ = fsys.Remove(stage)
-		return fmt.Errorf("locking: staging the lock: %w", err)
 	}
 	drop := func() {
 		closeKernel(k) // before the removal (FUSE)
@@ -71,4 +61,34 @@ func (h *Hold) publishDir() error {
 	h.content, h.kernel, h.dirShape = content, k, true
 	e.step(StepAcquirePublished)
 	return nil
+}
+
+// stageMarker makes the staging directory of a fresh attempt and the
+// marker in it, held (createHeld). A staging directory is swept while it is
+// empty, or while its marker's kernel lock is not yet taken, by a sweep to
+// which this process's pid is gone (another pid namespace's: nothing
+// proves its owner alive there, and an empty directory holds nothing to
+// lose); the marker's create then finds no directory, and a new attempt
+// stages again, at most maxNamesLost times.
+func (h *Hold) stageMarker() (stage, marker string, f, k vfs.File, key vfs.FileKey, err error) {
+	e, fsys, n := h.e, h.fsys, h.n
+	for lost := 0; ; lost++ {
+		attempt, err := e.newAttempt()
+		if err != nil {
+			return "", "", nil, nil, key, err
+		}
+		stage = n.staged(attempt)
+		if err := fsys.Mkdir(stage, 0o755); err != nil {
+			return "", "", nil, nil, key, fmt.Errorf("locking: making the staging directory: %w", err)
+		}
+		marker = path.Join(stage, markerName(h.token))
+		_, f, k, key, err = e.createHeld(fsys, func() (string, error) { return marker, nil })
+		if err == nil {
+			return stage, marker, f, k, key, nil
+		}
+		_ = fsys.Remove(stage)
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNameLost) || lost == maxNamesLost {
+			return "", "", nil, nil, key, fmt.Errorf("locking: staging the lock: %w", err)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking/locktest"
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
 // dirEstate is a fresh estate of the class of no hard links with the
@@ -258,4 +260,60 @@ func (f ext4Rename) Rename(oldname, newname string) error {
 		}
 	}
 	return f.FS.Rename(oldname, newname)
+}
+
+// A staging directory swept while it is still empty, or while its marker's
+// kernel lock is not yet taken (by a sweep of another pid namespace, to
+// which the writer's pid is gone), costs the writer nothing: it stages
+// again under a new attempt and takes the lock, and nothing is left.
+func TestDirStagingSweptWhileEmptyStagesAgain(t *testing.T) {
+	for _, when := range []string{"empty", "marker-not-held"} {
+		t.Run(when, func(t *testing.T) {
+			e := dirEstate(t)
+			ffs := faultfs.New(e.fsys)
+			swept := 0
+			ffs.Before(func(ev faultfs.Event) error {
+				if swept > 0 || ev.Op != faultfs.OpOpenFile || !strings.Contains(ev.Name, ".staged-") {
+					return nil
+				}
+				stage := path.Dir(ev.Name)
+				if when == "marker-not-held" {
+					return nil
+				}
+				swept++
+				if err := e.fsys.Remove(stage); err != nil {
+					t.Errorf("sweeping the empty staging directory: %v", err)
+				}
+				return nil
+			})
+			ffs.After(func(ev faultfs.Event) error {
+				if when != "marker-not-held" || swept > 0 || ev.Op != faultfs.OpOpenFile || ev.Err != nil || !strings.Contains(ev.Name, ".staged-") {
+					return ev.Err
+				}
+				swept++
+				// The marker is made and not yet held: a sweep granted its
+				// kernel lock removes it, then the directory.
+				if err := e.fsys.Remove(ev.Name); err != nil {
+					t.Errorf("sweeping the marker: %v", err)
+				}
+				if err := e.fsys.Remove(path.Dir(ev.Name)); err != nil {
+					t.Errorf("sweeping the staging directory: %v", err)
+				}
+				return nil
+			})
+			h, err := lockspec.Acquire(context.Background(), ffs, target, fast(nil)) // kernel locks: the real host
+			if err != nil {
+				t.Fatalf("Acquire after its staging directory was swept: %v", err)
+			}
+			if swept != 1 {
+				t.Fatalf("the staging directory was swept %d times; want once", swept)
+			}
+			if err := h.Release(); err != nil {
+				t.Fatal(err)
+			}
+			if got := e.ls(t); len(got) != 0 {
+				t.Errorf("left: %q", got)
+			}
+		})
+	}
 }
