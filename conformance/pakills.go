@@ -2,8 +2,11 @@ package conformance
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pa-toolkit/pa/internal/lockspec"
 )
 
 // R43 through the real binary: `pa dispatch open` killed after its commit
@@ -90,4 +93,57 @@ func paOpenKilledAfterStaging(t *testing.T, s *site) {
 		t.Fatalf("the next open, at once: exit %d, stdout %q, stderr %q; want id 1", r.code, r.stdout, r.stderr)
 	}
 	s.checkEstate(t, []int{1})
+}
+
+// paKilledAtEveryStep is the shipped binary (its pafault build) killed at
+// every step of the directory publish, of a break and of a release, each
+// on a fresh estate (R29's cell of the class of the directory publish):
+// after each kill the next `pa dispatch open` exits 0 at once, with no
+// unlock --force, and the estate holds every committed record, on the
+// board, and nothing else. The steps of a break meet a dead holder's
+// directory lock (an open killed while it held the lock); sweep:judged
+// meets a dead writer's staging directory (an open killed at
+// acquire:staged).
+func paKilledAtEveryStep(t *testing.T, s *site) {
+	for _, c := range []struct {
+		step      lockspec.Step
+		setup     lockspec.Step // a pa killed here first ("" for none)
+		committed bool          // the killed open's record is in, and on the board
+	}{
+		{lockspec.StepAcquirePending, "", false},
+		{lockspec.StepAcquireStaged, "", false},
+		{lockspec.StepAcquirePublished, "", false},
+		{lockspec.StepSweepJudged, lockspec.StepAcquireStaged, false},
+		{lockspec.StepBreakJudged, lockspec.StepHoldRead, false},
+		{lockspec.StepBreakClaimed, lockspec.StepHoldRead, false},
+		{lockspec.StepBreakConfirmed, lockspec.StepHoldRead, false},
+		{lockspec.StepBreakRenamed, lockspec.StepHoldRead, false},
+		{lockspec.StepBreakRemoved, lockspec.StepHoldRead, false},
+		{lockspec.StepHoldRead, "", false},
+		{lockspec.StepReleaseRenamed, "", true},
+		{lockspec.StepReleaseRemoved, "", true},
+	} {
+		s.reset(t)
+		if c.setup != "" {
+			if r := s.paKilled(t, string(c.setup), "dispatch", "open", "--agent", agent); r.code == 0 {
+				t.Fatalf("%s: the open to kill at %s exited 0", c.step, c.setup)
+			}
+		}
+		r := s.paKilled(t, string(c.step), "dispatch", "open", "--agent", agent)
+		if r.code == 0 {
+			t.Fatalf("%s: exit 0; want the open killed there (stderr %q)", c.step, r.stderr)
+		}
+		want := []int{1}
+		if c.committed {
+			want = []int{1, 2}
+		}
+		next := strconv.Itoa(want[len(want)-1]) + "\n"
+		if r := s.pa(t, "dispatch", "open", "--agent", agent, "--wait", "0"); r.code != 0 || r.stdout != next {
+			t.Fatalf("killed at %s: the next open, at once: exit %d, stdout %q, stderr %q; want id %s", c.step, r.code, r.stdout, r.stderr, next)
+		}
+		s.checkEstate(t, want)
+		if t.Failed() {
+			t.Fatalf("killed at %s: the estate is not whole", c.step)
+		}
+	}
 }

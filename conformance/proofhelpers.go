@@ -122,9 +122,10 @@ func otherNamespace(id lockspec.Identity) uint64 { return id.PIDNamespace + 1 }
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // copyDirLock is copyLock for a directory lock: a new directory with a
-// copy of its marker takes its place (the old one removed first, as a
-// rename never replaces a directory that is not empty), so the marker is
-// another file.
+// copy of its marker takes its place (the old one moved out of the
+// agent's folder first, as a rename never replaces a directory that is
+// not empty; not removed, since on FUSE a marker its holder has open
+// would keep the directory), so the marker is another file.
 func (s *site) copyDirLock(t *testing.T) {
 	t.Helper()
 	ents, err := s.raw.ReadDir(lockName)
@@ -139,7 +140,9 @@ func (s *site) copyDirLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.writeRaw(t, copied+"/"+marker, data)
-	s.remove(t, lockName)
+	if err := s.raw.Rename(lockName, "original-lock-"+marker); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Rename(s.path(copied), s.path(lockName)); err != nil {
 		t.Fatal(err)
 	}

@@ -131,6 +131,7 @@ var registry = []caseDef{
 	{"R28", "kill", all, killAt(killRow{step: lockspec.StepAcquirePending, setup: setupFree, role: roleWrite, left: []string{"spawn-log", "pending"}}), realProcess},
 	{"R29", "kill", all, killOpened, realProcess},
 	{"R29", "pa-open-killed", all, paOpenKilledAfterOpen, realProcess},
+	{"R29", "pa-killed-at-every-step", dirOnly, paKilledAtEveryStep, realProcess},
 	{"R30", "kill", all, killAt(killRow{step: lockspec.StepAcquirePublished, setup: setupFree, role: roleWrite, left: []string{"spawn-log", "lock"}}), realProcess},
 	{"R31", "kill", all, killAt(killRow{step: lockspec.StepSweepJudged, setup: setupLeftover, role: roleWrite, left: []string{"spawn-log", "pending"}}), realProcess},
 	{"R32", "kill", all, killAt(killRow{step: lockspec.StepBreakJudged, setup: setupDeadLock, role: roleWrite, left: []string{"spawn-log", "lock"}}), realProcess},

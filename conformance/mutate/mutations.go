@@ -243,6 +243,40 @@ var mutations = []mutation{
 	{"a staging directory swept before its marker is held fails the acquire", "Hold.stageMarker",
 		`|| lost == maxNamesLost {`,
 		`|| true {`},
+	// The directory publish (docs/spawn-log-lock.md, "The directory
+	// publish"): the guards the reviewed design's mutations named.
+	{"remove a moved directory lock recursively", "removeMoved",
+		`_ = fsys.Remove(moved) // rmdir: an entry not ours keeps it`,
+		`if ents, _ := fsys.ReadDir(moved); true { for _, de := range ents { _ = fsys.Remove(path.Join(moved, de.Name())) } }; _ = fsys.Remove(moved)`},
+	{"remove a moved directory lock's marker inside it (FUSE hides it there)", "removeMoved",
+		`if err := fsys.Rename(marker, out); err != nil {`,
+		`if err := fsys.Remove(marker); true { out = ""; _ = err } else if err := fsys.Rename(marker, out); err != nil {`},
+	{"sweep a directory of another host's owner", "env.sweep",
+		`if kind == ownerInName && o.hostHash == n.host && e.ownerDead(o, n) {`,
+		`if kind == ownerInName && e.ownerDead(o, n) {`},
+	{"leave the staging directory after a publish that did not land", "Hold.publishDir",
+		`		_ = fsys.Remove(stage)`,
+		`		_ = stage`},
+	{"read a directory lock whose marker is not named after its token", "env.judgeDir",
+		`if lf.marker == "" || h.State == StateUnreadable || markerName(h.Token) != lf.marker {`,
+		`if lf.marker == "" || h.State == StateUnreadable {`},
+	{"publish a directory by a rename that replaces", "renameAbsent",
+		`err := vfs.RenameNoReplace(fsys, old, new)`,
+		`err := fsys.Rename(old, new)`},
+	{"fail the publish on a rename refused for a moment (Windows)", "renameAbsentUntil",
+		`|| !transientRename(err) {`,
+		`|| !transientRename(err) || true {`},
+	{"read Windows' EPERM onto an existing lock as an error", "renameAbsent",
+		`		if _, lerr := fsys.Lstat(new); lerr == nil {
+			return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
+		}
+	}
+	if !errors.Is(err, errors.ErrUnsupported) {`,
+		`		if _, lerr := fsys.Lstat(new); lerr == nil && false {
+			return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
+		}
+	}
+	if !errors.Is(err, errors.ErrUnsupported) {`},
 	{"a held kernel lock does not prove the holder alive", "env.liveness",
 		`if ks == kernelHeld {`,
 		`if false && ks == kernelHeld {`},
@@ -364,9 +398,6 @@ var mutations = []mutation{
 	{"commit the board without syncing its folder", "Hold.writeFenced",
 		`if err := vfs.SyncDir(h.fsys, path.Dir(name)); err != nil {`,
 		`if path.Base(name) == "board.json" { return nil }; if err := vfs.SyncDir(h.fsys, path.Dir(name)); err != nil {`},
-	{"rmdir a moved lock directory without awaiting FUSE's hidden names", "removeMoved",
-		`		awaitHiddenGone(fsys, moved)`,
-		`		_ = awaitHiddenGone`},
 	{"leave the broken names of the board's sweep unswept", "env.sweepTemps",
 		`[]string{t.tempP, t.brokenP}`,
 		`[]string{t.tempP}`},

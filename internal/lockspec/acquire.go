@@ -68,7 +68,7 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 	if err != nil {
 		return nil, err
 	}
-	h := &Hold{fsys: fsys, e: e, n: n, token: token}
+	h := &Hold{fsys: fsys, e: e, n: n, token: token, deadline: deadline}
 	w := wake.New(fsys, n.lock, e.poll)
 	defer w.End()
 	missed := false // the last read found no lock although publish found one

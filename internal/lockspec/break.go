@@ -140,7 +140,7 @@ func (e *env) breakLock(fsys vfs.FS, n names, cls *class, judged Holder, mode br
 	if same {
 		closeKernel(held) // before the removal (FUSE)
 		held = nil
-		if err := removeMoved(fsys, moved, judged); err != nil {
+		if err := removeMoved(fsys, moved, judged, e.asideFor(n)); err != nil {
 			return breakOutcome{}, err
 		}
 		e.step(StepBreakRemoved)

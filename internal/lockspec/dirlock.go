@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"strings"
 	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
@@ -102,7 +101,7 @@ func lockFileName(lock string, h Holder) string {
 // empty, and nothing of it goes. A directory left so stays under the
 // moved name (its owner's sweep, or an operator, clears it); that is no
 // error.
-func removeMoved(fsys vfs.FS, moved string, m Holder) error {
+func removeMoved(fsys vfs.FS, moved string, m Holder, aside func() (string, error)) error {
 	if !m.Directory {
 		if err := fsys.Remove(moved); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -117,48 +116,46 @@ func removeMoved(fsys vfs.FS, moved string, m Holder) error {
 	if err := vfs.SyncDir(fsys, path.Dir(moved)); err != nil {
 		return err
 	}
-	if m.marker != "" {
-		if err := fsys.Remove(path.Join(moved, m.marker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if m.marker == "" {
+		_ = fsys.Remove(moved) // rmdir: an entry there keeps it
+		return nil
+	}
+	// The marker is moved out, beside the lock, under a broken name of
+	// this step's own (aside), before the rmdir, and removed there: a
+	// holder forced out may still have it open (its kernel lock's
+	// handle), and a FUSE volume renames a file removed while open to a
+	// .fuse_hidden name in its folder until that handle closes, which in
+	// the moved directory would keep it from going. Beside the lock that
+	// name goes when the holder lets go, as a forced-out file lock's does.
+	// A kill between the steps leaves an empty moved directory and a
+	// broken file of this pid, both swept once it is gone.
+	marker := path.Join(moved, m.marker)
+	out, err := aside()
+	if err != nil {
+		return err
+	}
+	if err := fsys.Rename(marker, out); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		out = "" // no marker there (a put-back's moved lock already gone)
 	}
-	if err := fsys.Remove(moved); err != nil { // rmdir: an entry there keeps it
-		awaitHiddenGone(fsys, moved)
+	_ = fsys.Remove(moved) // rmdir: an entry not ours keeps it
+	if out != "" {
+		if err := fsys.Remove(out); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	return nil
 }
 
-// hiddenWait bounds awaitHiddenGone: a judge holds a marker open for a
-// read and a kernel-lock try, well under a millisecond unloaded.
-const hiddenWait = 200 * time.Millisecond
-
-// awaitHiddenGone removes the directory moved once it is empty, when all
-// it holds are FUSE's .fuse_hidden* names: a FUSE volume (exfat-fuse,
-// ntfs-3g) renames a file removed while another handle has it open (a
-// waiter judging the lock) to such a name in its folder, and drops it when
-// that handle closes; until then the rmdir fails. It waits at most
-// hiddenWait, then leaves the directory under its moved name (its owner's
-// sweep clears it once that owner is gone). Any other entry ends the wait
-// at once: nothing but the marker is ever removed by name.
-func awaitHiddenGone(fsys vfs.FS, moved string) {
-	deadline := time.Now().Add(hiddenWait)
-	for time.Now().Before(deadline) {
-		entries, err := fsys.ReadDir(moved)
-		if err != nil {
-			return
-		}
-		for _, e := range entries {
-			if !strings.HasPrefix(e.Name(), ".fuse_hidden") {
-				return
-			}
-		}
-		if len(entries) == 0 {
-			_ = fsys.Remove(moved)
-			return
-		}
-		time.Sleep(time.Millisecond)
+// asideFor returns a fresh broken name beside n's lock, of a new attempt:
+// where removeMoved moves a directory lock's marker before its rmdir.
+func (e *env) asideFor(n names) func() (string, error) {
+	return func() (string, error) {
+		attempt, err := e.newAttempt()
+		return n.broken(attempt), err
 	}
-	_ = fsys.Remove(moved)
 }
 
 // renameAbsent renames old to new unless new exists, and reports an error
@@ -172,6 +169,14 @@ func awaitHiddenGone(fsys vfs.FS, moved string) {
 // of this lock leaves one at the lock name.
 func renameAbsent(fsys vfs.FS, old, new string) error {
 	err := vfs.RenameNoReplace(fsys, old, new)
+	if err != nil && !errors.Is(err, errors.ErrUnsupported) && !errors.Is(err, fs.ErrExist) {
+		// Windows refuses a directory renamed onto one that exists with
+		// EPERM, not EEXIST: an existing new is the answer whatever the
+		// error says.
+		if _, lerr := fsys.Lstat(new); lerr == nil {
+			return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
+		}
+	}
 	if !errors.Is(err, errors.ErrUnsupported) {
 		return err
 	}
@@ -195,7 +200,7 @@ func renameAbsent(fsys vfs.FS, old, new string) error {
 // is taken the moved lock is dropped (removeMoved; its holder's fence
 // finds the loss), as a file's put-back drops it.
 func (e *env) putBackDir(fsys vfs.FS, n names, moved string, done Step) error {
-	err := renameAbsent(fsys, moved, n.lock)
+	err := renameAbsentUntil(fsys, moved, n.lock, time.Now().Add(transientRenameWait))
 	switch {
 	case err == nil:
 		e.step(done)
@@ -211,5 +216,5 @@ func (e *env) putBackDir(fsys vfs.FS, n names, moved string, done Step) error {
 		}
 		return rerr
 	}
-	return removeMoved(fsys, moved, movedHolder(lf))
+	return removeMoved(fsys, moved, movedHolder(lf), e.asideFor(n))
 }

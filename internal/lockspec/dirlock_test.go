@@ -77,8 +77,9 @@ func TestDirForeignOwnerNeverBroken(t *testing.T) {
 }
 
 // A delayed reaper removes nothing of a replacement owner's directory:
-// the removal of a directory lock it judged is its marker by name, then
-// the now-empty directory, never recursive. Here, between the reaper's
+// the removal of a directory lock it judged is its marker by name (moved
+// out beside the lock, then removed), then the now-empty directory, never
+// recursive. Here, between the reaper's
 // read of the moved lock and its removal, a live owner's directory is put
 // where the moved one was; the reaper's removal finds no marker of the
 // name it read and a directory that is not empty, and the live owner's
@@ -93,7 +94,8 @@ func TestDirDelayedReaperSparesReplacement(t *testing.T) {
 	ffs := faultfs.New(e.fsys)
 	var moved string
 	ffs.Before(func(ev faultfs.Event) error {
-		if ev.Op != faultfs.OpRemove || moved != "" || path.Base(ev.Name) != deadToken+".json" || !strings.Contains(ev.Name, ".broken-") {
+		// The marker's removal: moved out beside the lock, then removed.
+		if ev.Op != faultfs.OpRename || moved != "" || path.Base(ev.Name) != deadToken+".json" || !strings.Contains(ev.Name, ".broken-") {
 			return nil
 		}
 		moved = path.Dir(ev.Name)

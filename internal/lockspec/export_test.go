@@ -36,3 +36,11 @@ func UpdateParts(ctx context.Context, fsys vfs.FS, name string, fn PartsFunc, op
 		return parts, nil, err
 	}, opts, false)
 }
+
+// SetTransientRename makes transient say which rename errors pass by
+// themselves (Windows' behaviour, on any system) until restore is called.
+func SetTransientRename(transient func(error) bool) (restore func()) {
+	old := transientRename
+	transientRename = transient
+	return func() { transientRename = old }
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"time"
 
 	"github.com/pa-toolkit/pa/vfs"
 )
@@ -13,12 +14,15 @@ import (
 // Hold is one hold of a lock, from [Acquire] to [Hold.Release]. It is not
 // safe for concurrent use.
 type Hold struct {
-	fsys    vfs.FS
-	e       *env
-	n       names
-	token   string
-	content []byte   // the lock's bytes as published
-	record  recordAt // the lock's bytes but acquiredAt (recordFor)
+	fsys vfs.FS
+	e    *env
+	// deadline is the acquisition's (real clock): a publish refused for a
+	// moment (Windows: renameAbsentUntil) is tried again until then.
+	deadline time.Time
+	n        names
+	token    string
+	content  []byte   // the lock's bytes as published
+	record   recordAt // the lock's bytes but acquiredAt (recordFor)
 	// recordClaim and recordKey are the kernel-lock claim record was made
 	// with.
 	recordClaim bool
@@ -209,7 +213,7 @@ func (h *Hold) Release() error {
 		return err
 	}
 	if own {
-		if err := removeMoved(fsys, moved, Holder{Directory: h.dirShape, marker: markerName(h.token)}); err != nil {
+		if err := removeMoved(fsys, moved, Holder{Directory: h.dirShape, marker: markerName(h.token)}, e.asideFor(n)); err != nil {
 			return err
 		}
 		e.step(StepReleaseRemoved)

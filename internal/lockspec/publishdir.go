@@ -51,7 +51,7 @@ func (h *Hold) publishDir() error {
 		return fmt.Errorf("locking: staging %s: %w", n.lock, werr)
 	}
 	e.step(StepAcquireStaged)
-	if err := renameAbsent(fsys, stage, n.lock); err != nil {
+	if err := renameAbsentUntil(fsys, stage, n.lock, h.deadline); err != nil {
 		drop()
 		if errors.Is(err, fs.ErrExist) {
 			return errHeld

@@ -1,0 +1,141 @@
+package conformance
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The builds of pa before the directory publish (60bc6b5^) and this one,
+// on one estate without hard links: a file lock and a directory lock at
+// the lock name exclude each other, and neither build ever removes the
+// other's lock but as the spec allows. conformance/mixedbuild builds the
+// earlier binaries (its shipped and its pafault build) from git and runs
+// this test with PA_EARLIER_PA and PA_EARLIER_PA_FAULT naming them;
+// without them it is skipped (go test ./... has no earlier build).
+func TestEarlierBuildMeetsThisOne(t *testing.T) {
+	earlier, earlierFault := os.Getenv("PA_EARLIER_PA"), os.Getenv("PA_EARLIER_PA_FAULT")
+	if earlier == "" || earlierFault == "" {
+		t.Skip("no earlier build: run conformance/mixedbuild")
+	}
+	now, nowFault := binaries(t)
+	noLinks := []string{"PA_FAULT_LINK_ERRNO=ENOTSUP"} // this build: the directory publish
+	run := func(t *testing.T, home, bin string, env []string, args ...string) result {
+		t.Helper()
+		cmd := exec.Command(bin, append([]string{"--home", home}, args...)...)
+		cmd.Env = append(cleanEnv(), env...)
+		return runCmd(t, cmd)
+	}
+	newHome := func(t *testing.T) (home, lock string) {
+		home = t.TempDir()
+		if err := os.MkdirAll(filepath.Join(home, "agents", "demo"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return home, filepath.Join(home, filepath.FromSlash(lockName))
+	}
+	open := []string{"dispatch", "open", "--agent", agent, "--wait", "0"}
+
+	// A directory lock left by this build's writer, killed while it held
+	// it: the earlier build blocks on it (a directory at the lock name is
+	// not a lock to it), says so, and removes nothing, not even with
+	// --force; this build breaks it at once.
+	t.Run("directory-lock-to-the-earlier-build", func(t *testing.T) {
+		home, lock := newHome(t)
+		if r := run(t, home, nowFault, append(noLinks, "PA_FAULT_STEP=hold:read"), open...); r.code == 0 {
+			t.Fatal("this build's open, to be killed at hold:read, exited 0")
+		}
+		before := markerOf(t, lock)
+		r := run(t, home, earlier, nil, open...)
+		if r.code != 2 || !strings.Contains(r.stderr, "is not a regular file (a directory") {
+			t.Errorf("the earlier open: exit %d, stderr %q; want exit 2, blocked by a directory at the lock name", r.code, r.stderr)
+		}
+		r = run(t, home, earlier, nil, "dispatch", "unlock", "--force", "--agent", agent)
+		if r.code == 0 || !strings.Contains(r.stderr, "is a directory") {
+			t.Errorf("the earlier unlock --force: exit %d, stderr %q; want a refusal naming the directory", r.code, r.stderr)
+		}
+		if r := run(t, home, earlier, nil, "board", "check", "--agent", agent); r.code != 2 {
+			t.Errorf("the earlier board check: exit %d; want 2, the directory reported", r.code)
+		}
+		if !bytes.Equal(markerOf(t, lock), before) {
+			t.Fatal("the earlier build changed the directory lock")
+		}
+		if r := run(t, home, nowFault, noLinks, open...); r.code != 0 || r.stdout != "1\n" ||
+			!strings.Contains(r.stderr, "broken, as its holder is provably dead") {
+			t.Fatalf("this build's open: exit %d, stdout %q, stderr %q; want the dead directory lock broken and id 1", r.code, r.stdout, r.stderr)
+		}
+		wantOnly(t, home)
+	})
+
+	// A file lock left by the earlier build's writer, killed while it held
+	// it (its exclusive create, with no hard links): this build reads and
+	// judges it as the spec says and breaks it at once.
+	t.Run("file-lock-to-this-build", func(t *testing.T) {
+		home, _ := newHome(t)
+		if r := run(t, home, earlierFault, []string{"PA_FAULT_LINK_ERRNO=ENOTSUP", "PA_FAULT_STEP=hold:read"}, open...); r.code == 0 {
+			t.Fatal("the earlier open, to be killed at hold:read, exited 0")
+		}
+		if r := run(t, home, nowFault, noLinks, open...); r.code != 0 || r.stdout != "1\n" ||
+			!strings.Contains(r.stderr, "broken, as its holder is provably dead") {
+			t.Fatalf("this build's open: exit %d, stdout %q, stderr %q; want the dead file lock broken and id 1", r.code, r.stdout, r.stderr)
+		}
+		wantOnly(t, home)
+	})
+
+	// An empty file lock, the earlier build's writer killed between its
+	// exclusive create and its write: to this build it is a block (an
+	// earlier process may still be writing it), never broken, until
+	// unlock --force clears it.
+	t.Run("empty-file-lock-blocks-this-build", func(t *testing.T) {
+		home, lock := newHome(t)
+		if r := run(t, home, earlierFault, []string{"PA_FAULT_LINK_ERRNO=ENOTSUP", "PA_FAULT_STEP=acquire:opened"}, open...); r.code == 0 {
+			t.Fatal("the earlier open, to be killed at acquire:opened, exited 0")
+		}
+		if fi, err := os.Stat(lock); err != nil || fi.Size() != 0 || !fi.Mode().IsRegular() {
+			t.Fatalf("the earlier build left %v (%v); want an empty file lock", fi, err)
+		}
+		if r := run(t, home, now, nil, open...); r.code != 2 || !strings.Contains(r.stderr, "is an empty lock") {
+			t.Fatalf("this build's open: exit %d, stderr %q; want exit 2 naming the empty lock", r.code, r.stderr)
+		}
+		if r := run(t, home, now, nil, "dispatch", "unlock", "--force", "--agent", agent); r.code != 0 {
+			t.Fatalf("this build's unlock --force: exit %d, stderr %q", r.code, r.stderr)
+		}
+		if r := run(t, home, nowFault, noLinks, open...); r.code != 0 || r.stdout != "1\n" {
+			t.Fatalf("this build's open after unlock --force: exit %d, stdout %q, stderr %q; want id 1", r.code, r.stdout, r.stderr)
+		}
+		wantOnly(t, home)
+	})
+}
+
+// markerOf reads the one marker of the directory lock at lock.
+func markerOf(t *testing.T, lock string) []byte {
+	t.Helper()
+	ents, err := os.ReadDir(lock)
+	if err != nil || len(ents) != 1 {
+		t.Fatalf("the directory lock holds %v (%v); want one marker", ents, err)
+	}
+	b, err := os.ReadFile(filepath.Join(lock, ents[0].Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// wantOnly fails unless the agent's folder of home holds the spawn-log and
+// the board only.
+func wantOnly(t *testing.T, home string) {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(home, "agents", "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, de := range ents {
+		got = append(got, de.Name())
+	}
+	if strings.Join(got, " ") != "board spawn-log.json" {
+		t.Errorf("the agent's folder holds %q; want the board and the spawn-log only", got)
+	}
+}

@@ -1,0 +1,123 @@
+package lockspec_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pa-toolkit/pa/internal/lockspec"
+	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
+)
+
+// refuseStagedRenames makes the first n renames of a staging directory
+// fail with EPERM (n < 0: every one), as Windows refuses one for a moment
+// while an antivirus scans it; it returns how many were tried.
+func refuseStagedRenames(ffs *faultfs.FS, n int) *int {
+	tried := 0
+	ffs.Before(func(ev faultfs.Event) error {
+		if ev.Op != faultfs.OpRename || !strings.Contains(ev.Name, ".staged-") {
+			return nil
+		}
+		tried++
+		if n < 0 || tried <= n {
+			return syscall.EPERM
+		}
+		return nil
+	})
+	return &tried
+}
+
+// isEPERM is a transientRename that, as Windows' does for access denied,
+// reads EPERM as passing by itself.
+func isEPERM(err error) bool { return errors.Is(err, syscall.EPERM) }
+
+// On Windows a rename refused for a moment (EPERM, EACCES, EBUSY) while the
+// lock name is absent is tried again within the acquisition's deadline:
+// the directory publish lands on the third try, and nothing is left.
+func TestDirPublishRetriesATransientRename(t *testing.T) {
+	defer lockspec.SetTransientRename(isEPERM)()
+	e := dirEstate(t)
+	ffs := faultfs.New(e.fsys)
+	tried := refuseStagedRenames(ffs, 2)
+	h, err := lockspec.Acquire(context.Background(), ffs, target, fast(locktest.NewMachine("host-a").Spawn()))
+	if err != nil {
+		t.Fatalf("Acquire with two refused renames: %v", err)
+	}
+	if *tried != 3 {
+		t.Errorf("the staging directory's rename was tried %d times; want 3", *tried)
+	}
+	if err := h.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ls(t); len(got) != 0 {
+		t.Errorf("left: %q", got)
+	}
+}
+
+// A rename that stays refused is tried until the deadline, then the
+// acquisition fails with the original error, and its staging directory
+// goes.
+func TestDirPublishReturnsTheRenameErrorAfterTheDeadline(t *testing.T) {
+	defer lockspec.SetTransientRename(isEPERM)()
+	e := dirEstate(t)
+	ffs := faultfs.New(e.fsys)
+	tried := refuseStagedRenames(ffs, -1)
+	o := fast(locktest.NewMachine("host-a").Spawn())
+	o.Timeout = 100 * time.Millisecond
+	start := time.Now()
+	_, err := lockspec.Acquire(context.Background(), ffs, target, o)
+	if !errors.Is(err, syscall.EPERM) {
+		t.Fatalf("Acquire with every rename refused: %v; want the rename's EPERM", err)
+	}
+	if took := time.Since(start); took < o.Timeout {
+		t.Errorf("it gave up after %v, before its deadline (%v)", took, o.Timeout)
+	}
+	if *tried < 2 {
+		t.Errorf("the rename was tried %d times; want it tried again", *tried)
+	}
+	if got := e.ls(t); len(got) != 0 {
+		t.Errorf("left after the failed acquisition: %q", got)
+	}
+}
+
+// Where no rename error passes by itself (every system but Windows), a
+// refused rename fails the acquisition at once, tried once.
+func TestDirPublishDoesNotRetryElsewhere(t *testing.T) {
+	defer lockspec.SetTransientRename(func(error) bool { return false })()
+	e := dirEstate(t)
+	ffs := faultfs.New(e.fsys)
+	tried := refuseStagedRenames(ffs, 1)
+	_, err := lockspec.Acquire(context.Background(), ffs, target, fast(locktest.NewMachine("host-a").Spawn()))
+	if !errors.Is(err, syscall.EPERM) || *tried != 1 {
+		t.Fatalf("Acquire: %v after %d tries; want EPERM after one", err, *tried)
+	}
+}
+
+// Windows refuses a directory renamed onto one that exists with EPERM,
+// not EEXIST: with the lock name taken, that is a held lock, waited on
+// and timed out on naming its holder, never an error of the rename and
+// never tried again as a transient one.
+func TestDirPublishReadsEPERMOntoAnExistingLockAsHeld(t *testing.T) {
+	defer lockspec.SetTransientRename(isEPERM)()
+	e := dirEstate(t)
+	m := locktest.NewMachine("host-a")
+	holder, err := lockspec.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Release()
+	ffs := faultfs.New(e.fsys)
+	refuseStagedRenames(ffs, -1)
+	_, err = lockspec.Acquire(context.Background(), ffs, target, noWait(m.Spawn()))
+	var te *lockspec.TimeoutError
+	if !errors.As(err, &te) || te.Holder.State != lockspec.StateAlive {
+		t.Fatalf("Acquire onto a held directory lock refused with EPERM: %v; want a timeout naming the live holder", err)
+	}
+	if s := e.staged(t); len(s) != 0 {
+		t.Errorf("staging directories left: %q", s)
+	}
+}
