@@ -61,7 +61,7 @@ var (
 		Note: "locking.Update on vfs/osfs: the lock published by link(); its commit is the lock's own (temp, fsync, fence, rename, folder fsync)",
 		Open: func(dir string) (Instance, error) { return orNil(openPA(dir, true)) }}
 	paNoLinks = Contender{Key: "pa-nolinks", Name: "pa (no hard links)", Locks: true,
-		Note: "locking.Update on vfs/nolinkfs over vfs/osfs: link() refused, the lock published by an exclusive create; the same commit",
+		Note: "locking.Update on vfs/nolinkfs over vfs/osfs: link() refused, the lock published by the directory publish (its record staged in a directory of its own, renamed into place); the same commit",
 		Open: func(dir string) (Instance, error) { return orNil(openPA(dir, false)) }}
 	gofrsFlock = Contender{Key: "flock", Name: "gofrs/flock", Locks: true,
 		Note: "github.com/gofrs/flock: Lock (flock(LOCK_EX), blocking in the kernel) on data.json.lock, Unlock; the hand-written write path",
