@@ -1,15 +1,17 @@
 // Package conformance is the spawn-log lock's conformance suite: every row
 // of the spec's table "States and crash points" (spec/spawn-log-lock.md; the
 // rows R01..R49 of spec/rows.tsv) and the rows R50..R57 of the proof of
-// death (docs/spawn-log-lock.md, "Proof of death"), on each class of file system (hard links,
-// no hard links), proved on a directory of the volume under test.
+// death (docs/spawn-log-lock.md, "Proof of death"), on each class of file
+// system (hard links; no hard links by the spec's exclusive create; no hard
+// links by the directory publish), proved on a directory of the volume
+// under test.
 //
 // A test calls [Run] with a directory and a class; each row runs as
 // subtests named by row id, class and case (R31/nolinks/kill), and [Run]
-// prints the 57 x 2 matrix, one line a row, each as soon as the row's
+// prints the 57 x 3 matrix, one line a row, each as soon as the row's
 // cases have ended (the rows not run at the end, then a summary):
 //
-//	R12 links=pass nolinks=pass Eight writers at once against a dead-holder lock, 25 trials
+//	R12 links=pass nolinks=pass dirpublish=pass Eight writers at once against a dead-holder lock, 25 trials
 //
 // A cell passes when every case registered for it ran and passed; a run
 // with any cell of a class under test not run fails, unless -run or -skip

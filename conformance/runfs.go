@@ -19,8 +19,8 @@ import (
 //
 // Each case gets a fresh FS from newFS (called with the case's t). class
 // is Links, NoLinks or Auto (""): Auto probes Link once on an FS of its
-// own and runs both columns when it works (NoLinks through nolinkfs), only
-// NoLinks when it is refused (vfs.NoHardLinks). Subtests are named
+// own and runs every column when it works (NoLinks and DirPublish through
+// nolinkfs), NoLinks and DirPublish when it is refused (vfs.NoHardLinks). Subtests are named
 // ROW/CLASS/CASE as in Run; at the end the rows run are logged as Run
 // prints them, and the run fails when a cell of those rows did not run
 // (unless -test.run or -test.skip selected some cases only).

@@ -1,31 +1,34 @@
 package lockspec
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/pa-toolkit/pa/internal/display"
 	"github.com/pa-toolkit/pa/internal/termsafe"
+	"github.com/pa-toolkit/pa/locking/policy"
 )
 
-// ErrTimeout is matched (errors.Is) by every *TimeoutError.
-var ErrTimeout = errors.New("locking: timed out waiting for the lock")
+// ErrTimeout is matched (errors.Is) by every *TimeoutError. Its code
+// ([policy.CodeOf]) is "lock_acquire_timeout".
+var ErrTimeout error = &codedError{"locking: timed out waiting for the lock", policy.CodeTimeout}
 
 // ErrLockLost reports that a hold's lock no longer carries its token: the
 // fence refused a commit, or a release found another lock under the name
 // (spec: Guarantees, 1). A writer that gets it committed nothing (from
 // [Hold.Commit] or [Hold.WriteFenced]); [Update] runs its whole
-// read-modify-write again while its deadline allows.
-var ErrLockLost = errors.New("locking: lock lost: the lock no longer carries this hold's token")
+// read-modify-write again while its deadline allows. Its code is
+// "lock_lost".
+var ErrLockLost error = &codedError{"locking: lock lost: the lock no longer carries this hold's token", policy.CodeLost}
 
 // ErrLockChanged is returned by [Unlock] when the lock is no longer the one
-// it was given (its bytes changed or it is gone): nothing was removed.
-var ErrLockChanged = errors.New("locking: the lock changed since it was read; nothing was removed")
+// it was given (its bytes changed or it is gone): nothing was removed. Its
+// code is "lock_changed".
+var ErrLockChanged error = &codedError{"locking: the lock changed since it was read; nothing was removed", policy.CodeChanged}
 
 // ErrNotALock is returned by [Unlock] when the lock name holds a directory:
-// nothing is moved or removed.
-var ErrNotALock = errors.New("locking: not a lock")
+// nothing is moved or removed. Its code is "lock_unreadable".
+var ErrNotALock error = &codedError{"locking: not a lock", policy.CodeUnreadable}
 
 // TimeoutError is returned when a writer waited out its timeout for a lock
 // whose holder is not provably dead (spec: The steps, Acquire step 3; the

@@ -24,6 +24,29 @@ const (
 	// CodeInvalidLabel: an agent or operation label given for the holder's
 	// record is not a short public-safe label.
 	CodeInvalidLabel Code = "lock_invalid_label"
+
+	// The fail-safe lock's (package locking) outcomes besides the timeout.
+
+	// CodeLost: a hold's lock no longer carries its token (its fence
+	// refused a commit, or its release found another lock); nothing was
+	// committed by that write.
+	CodeLost Code = "lock_lost"
+	// CodeChanged: an unlock found the lock changed since it was read;
+	// nothing was removed.
+	CodeChanged Code = "lock_changed"
+	// CodeRefused: an unlock without force met a holder not provably
+	// dead; the lock is left byte for byte.
+	CodeRefused Code = "lock_refused"
+	// CodeBusy: an unlock without force met another breaker's live claim
+	// on the lock for the whole of its wait; nothing was removed.
+	CodeBusy Code = "lock_busy"
+	// CodeUnreadable: the lock name holds something that is not a lock
+	// (a directory that is no directory lock); nothing is moved or
+	// removed.
+	CodeUnreadable Code = "lock_unreadable"
+	// CodeNotSynced: a write landed (its rename is done) but its folder
+	// could not be synced; it must not be repeated.
+	CodeNotSynced Code = "lock_not_synced"
 )
 
 // Coder is an error that has a stable code.
