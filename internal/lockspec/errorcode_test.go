@@ -37,7 +37,7 @@ func TestErrorCodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = lockspec.Acquire(context.Background(), e.fsys, target, noWait(m.Spawn()))
+	_, err = lockspec.Acquire(context.Background(), e.fsys, target, dirNoWait(m.Spawn()))
 	wantCode(t, "a timeout on a live holder", err, "lock_acquire_timeout", lockspec.ErrTimeout)
 
 	judged, err := lockspec.Inspect(e.fsys, target, fast(m.Spawn()))

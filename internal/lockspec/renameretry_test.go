@@ -112,7 +112,7 @@ func TestDirPublishReadsEPERMOntoAnExistingLockAsHeld(t *testing.T) {
 	defer holder.Release()
 	ffs := faultfs.New(e.fsys)
 	refuseStagedRenames(ffs, -1)
-	_, err = lockspec.Acquire(context.Background(), ffs, target, noWait(m.Spawn()))
+	_, err = lockspec.Acquire(context.Background(), ffs, target, dirNoWait(m.Spawn()))
 	var te *lockspec.TimeoutError
 	if !errors.As(err, &te) || te.Holder.State != lockspec.StateAlive {
 		t.Fatalf("Acquire onto a held directory lock refused with EPERM: %v; want a timeout naming the live holder", err)
