@@ -144,7 +144,8 @@ type globals struct {
 const description = `pa records the dispatches of agents in an estate: agents/<agent>/spawn-log.json,
 written under a fail-safe lock, and agents/<agent>/board/board.json.
 
-Exit codes: 0 done; 1 usage or bad input; 2 lock error, refusal or problems found.
+Exit codes: 0 done; 1 usage or bad input; 2 lock error, refusal or problems found;
+3 dispatch open --policy single-flight found the lock held (nothing recorded).
 
 Example:
   pa dispatch open --agent demo --title "first dispatch"`

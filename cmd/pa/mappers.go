@@ -69,6 +69,9 @@ func (m durationMapper) Decode(ctx *kong.DecodeContext, target reflect.Value) er
 	case d < 0:
 		return &usageError{fmt.Sprintf("%s %s: want a duration of 0 or more", flag, shownArg(v))}
 	}
+	if target.Kind() == reflect.Pointer { // an optional flag (*time.Duration): nil when not given
+		target = target.Elem()
+	}
 	target.Set(reflect.ValueOf(d))
 	return nil
 }

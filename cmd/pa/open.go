@@ -13,6 +13,7 @@ import (
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/policy"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
@@ -20,10 +21,35 @@ import (
 
 // openCmd is `pa dispatch open`.
 type openCmd struct {
-	Agent string        `help:"The agent (one safe folder name)." env:"PA_AGENT" predictor:"agent" required:"" placeholder:"NAME" type:"needed"`
-	Title string        `help:"The dispatch's title." placeholder:"T" type:"needed"`
-	JSON  bool          `name:"json" help:"Print the whole record as JSON instead of the id alone."`
-	Wait  time.Duration `help:"How long to wait for a held lock (0: fail at once; default ${default})." default:"10s" placeholder:"DURATION" type:"wait"`
+	Agent string `help:"The agent (one safe folder name)." env:"PA_AGENT" predictor:"agent" required:"" placeholder:"NAME" type:"needed"`
+	Title string `help:"The dispatch's title." placeholder:"T" type:"needed"`
+	JSON  bool   `name:"json" help:"Print the whole record as JSON instead of the id alone."`
+	// Policy is how a held lock is met (locking/policy, the kernel-lock
+	// design's acquisition policies).
+	Policy string `help:"How a held lock is met: mutation (wait up to --wait, then fail naming the holder), monitor (the same, --wait 1s by default, for a caller that tries again on its own schedule), single-flight (no wait: a live holder means a dispatch is already being opened; exit 3, nothing recorded)." enum:"mutation,monitor,single-flight" default:"mutation" placeholder:"POLICY"`
+	// Wait is --wait, nil when not given (its default is the policy's).
+	Wait *time.Duration `help:"How long to wait for a held lock (0: fail at once; default 10s, 1s with --policy monitor; not with single-flight)." placeholder:"DURATION" type:"wait"`
+}
+
+// The defaults of --wait by policy: the spec's 10 s for mutation (the
+// fail-safe lock's), the design's 1 s for monitor.
+var openDeadlines = policy.Deadlines{Mutation: 10 * time.Second, Monitor: time.Second}
+
+// policy returns --policy's value and the wait it gives: --wait where
+// given, else the policy's default; a usage error for --wait with
+// single-flight, which never waits.
+func (c *openCmd) policyAndWait() (policy.Policy, time.Duration, error) {
+	p, err := policy.Parse(c.Policy)
+	if err != nil {
+		return 0, 0, fail(exitUsage, "--policy %s", termsafe.Escape(err.Error()))
+	}
+	switch {
+	case c.Wait != nil && p == policy.SingleFlight:
+		return 0, 0, fail(exitUsage, "--wait does not go with --policy single-flight, which never waits; nothing was written")
+	case c.Wait != nil:
+		return p, *c.Wait, nil
+	}
+	return p, openDeadlines.Of(p), nil
 }
 
 // Help is the command's long help.
@@ -41,6 +67,12 @@ about a second, it says so on stderr in one line: the holder and until when.
 A lock whose holder is provably dead is broken at once, and one line on stderr
 names it and what proved its holder dead. --json prints neither line.
 
+--policy is how a held lock is met: mutation (the default) waits up to --wait
+(10s); monitor the same, with --wait 1s unless given; single-flight never
+waits: with the lock held by a live holder it records nothing and exits 3,
+saying so in one line (with --json, {"recorded":false,"error_code":"lock_held",
+...} on stdout).
+
 Exit codes: 0 recorded; 1 usage or bad input (a bad agent name or one spelled
 otherwise on disk on a volume that ignores case, a title that
 is not valid UTF-8, a spawn-log or board that does not parse, a board that
@@ -50,8 +82,9 @@ a rename or remove was refused because the file is another user's (the lock,
 or the spawn-log the commit replaces: the line names the file and its owner,
 nothing is written), or the lock was lost before the board write or the board write failed (the
 record is in the spawn-log, the line names its id and the pa board repair
-command that puts it on the board). Each exit-2 line leads with the lock and its
-holder's pid, or says there is none, and names one command.
+command that puts it on the board); 3 --policy single-flight found the lock held
+(nothing is written). Each exit-2 line leads with the lock and its holder's
+pid, or says there is none, and names one command.
 
 Example:
   pa dispatch open --agent demo --title "first dispatch"`
@@ -67,7 +100,11 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if !utf8.ValidString(c.Title) {
 		return titleNotUTF8()
 	}
-	opts, fsys, closeFS, _, err := g.openLocked(c.Agent, c.Wait, true)
+	pol, wait, err := c.policyAndWait()
+	if err != nil {
+		return err
+	}
+	opts, fsys, closeFS, _, err := g.openLocked(c.Agent, wait, true)
 	if err != nil {
 		return err
 	}
@@ -82,7 +119,10 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 	rec, err := dispatch.Open(ctx, fsys, c.Agent, c.Title, opts)
 	events.end()
 	if err != nil {
-		return openError(fsys, g.adviceFor(c.Agent, fsys), c.Wait, rec, err, opts)
+		if held, ok := singleFlightHeld(pol, err); ok {
+			return c.alreadyOpening(out, g.adviceFor(c.Agent, fsys), held)
+		}
+		return openError(fsys, g.adviceFor(c.Agent, fsys), wait, rec, err, opts)
 	}
 	if c.JSON {
 		_, err = fmt.Fprintf(out.stdout, "%s\n", marshalJSON(rec))
@@ -192,4 +232,43 @@ func plainError(agent string, err error) string {
 			estate.Display(agent, ae.Path), ae.MaxID, ae.ID)
 	}
 	return termsafe.Escape(err.Error())
+}
+
+// exitHeld is the exit code of a single-flight open that found the lock
+// held by a live holder: an ordinary outcome, nothing recorded.
+const exitHeld = 3
+
+// singleFlightHeld reports, for a single-flight open, a timeout on a
+// holder that may be at work (alive, on another host, in another pid
+// namespace): the design's "someone is already doing it". A lock that
+// cannot be read, or one a stuck breaker keeps, is a problem, not that.
+func singleFlightHeld(p policy.Policy, err error) (locking.Holder, bool) {
+	var te *locking.TimeoutError
+	if p != policy.SingleFlight || !errors.As(err, &te) || te.Claim != nil {
+		return locking.Holder{}, false
+	}
+	switch te.Holder.State {
+	case locking.StateAlive, locking.StateOtherHost, locking.StateOtherNamespace:
+		return te.Holder, true
+	}
+	return locking.Holder{}, false
+}
+
+// alreadyOpening is the single-flight open's outcome with the lock held:
+// exit 3, one line on stderr naming the holder, or with --json one object
+// on stdout ({"recorded":false,"error_code":"lock_held",...}) that a
+// script tells from a record by its "recorded".
+func (c *openCmd) alreadyOpening(out *output, a advice, h locking.Holder) error {
+	if c.JSON {
+		fmt.Fprintf(out.stdout, "%s\n", marshalJSON(struct {
+			Recorded  bool        `json:"recorded"`
+			ErrorCode policy.Code `json:"error_code"`
+			Lock      string      `json:"lock"`
+			PID       int         `json:"pid"`
+			Hostname  string      `json:"hostname"`
+			State     string      `json:"state"`
+		}{false, policy.CodeHeld, estate.SpawnLogPath(c.Agent) + ".lock", h.PID, h.Hostname, h.State.String()}))
+		return &exitError{code: exitHeld} // no line: the object says it
+	}
+	return fail(exitHeld, "%snot recorded: --policy single-flight, and a dispatch is already being opened", then(a.held(h)))
 }
