@@ -106,13 +106,16 @@ func Guard(name string, data []byte, f func() error) (err error) {
 func Go(data []byte, f func() bool) (wait func() bool) {
 	done := make(chan bool, 1)
 	go func() {
-		ok := false
-		defer func() { done <- ok }()
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		ok := false
 		defer func() {
 			if r := recover(); r != nil && !faultIn(r, data) {
+				// Not data's fault: the process crashes on it, and the
+				// waiter is never told (it must not go on, as with "not
+				// sure", while the crash is under way).
 				panic(r)
 			}
+			done <- ok
 		}()
 		ok = f()
 	}()
