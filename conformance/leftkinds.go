@@ -9,7 +9,8 @@ import (
 
 // kind names what a name in the agent's folder is: spawn-log, lock,
 // pending, claim, broken, tmp, staged (a staging directory of the
-// directory publish), or other:NAME.
+// directory publish), probe (a pending file's second link: linkedKernelLock),
+// or other:NAME.
 func kind(name string) string {
 	l := logBase + ".lock"
 	switch {
@@ -27,6 +28,8 @@ func kind(name string) string {
 		return "tmp"
 	case strings.HasPrefix(name, l+".staged-"):
 		return "staged"
+	case strings.HasPrefix(name, l+".probe-"):
+		return "probe"
 	}
 	return "other:" + name
 }

@@ -277,6 +277,14 @@ var mutations = []mutation{
 		}
 	}
 	if !errors.Is(err, errors.ErrUnsupported) {`},
+	{"a sweep lets go of a staged marker's kernel lock before removing it", "env.removeDirLeftover",
+		`		case err == nil:
+			held = f`,
+		`		case err == nil:
+			f.Close()`},
+	{"publish a directory without checking its marker went with it", "Hold.publishDir",
+		`if _, err := fsys.Lstat(path.Join(n.lock, markerName(h.token))); errors.Is(err, fs.ErrNotExist) {`,
+		`if _, err := fsys.Lstat(path.Join(n.lock, markerName(h.token))); errors.Is(err, fs.ErrInvalid) {`},
 	{"a held kernel lock does not prove the holder alive", "env.liveness",
 		`if ks == kernelHeld {`,
 		`if false && ks == kernelHeld {`},

@@ -117,6 +117,9 @@ func TestKernelLockKeptPerNameIsNotClaimed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Release()
+	if got := e.ls(t); len(got) != 1 || got[0] != "log.json.lock" {
+		t.Errorf("after the first hold on the device the folder holds %q; want the lock alone (the probe name removed)", got)
+	}
 	lock := e.readRaw(t, lockP)
 	if bytes.Contains(lock, []byte(`"kernelLock"`)) {
 		t.Errorf("the lock claims a kernel lock on a volume that keeps one per name: %s", lock)

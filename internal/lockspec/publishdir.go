@@ -58,6 +58,17 @@ func (h *Hold) publishDir() error {
 		}
 		return err
 	}
+	// The marker must have gone with the directory: a sweep that moved it
+	// out of the staging directory (its owner's pid gone as that sweep
+	// sees it, and this writer's kernel lock not yet taken, or none on
+	// this volume) would have left the lock an empty directory, a block.
+	// That directory is this writer's own rename of a moment ago: it goes
+	// (rmdir, only while empty), and the publish is tried again.
+	if _, err := fsys.Lstat(path.Join(n.lock, markerName(h.token))); errors.Is(err, fs.ErrNotExist) {
+		closeKernel(k)
+		_ = fsys.Remove(n.lock)
+		return errHeld
+	}
 	h.content, h.kernel, h.dirShape = content, k, true
 	e.step(StepAcquirePublished)
 	return nil

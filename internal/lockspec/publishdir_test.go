@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -315,5 +316,69 @@ func TestDirStagingSweptWhileEmptyStagesAgain(t *testing.T) {
 				t.Errorf("left: %q", got)
 			}
 		})
+	}
+}
+
+// A publish whose marker was moved out of its staging directory just
+// before the rename (by a sweep to which this writer's pid is gone, where
+// the writer holds no kernel lock on it) would leave the lock an empty
+// directory, a block: the writer sees its marker is not in the directory
+// it published, removes that directory (its own, empty) and publishes
+// again, and the lock it holds is whole.
+func TestDirPublishWithoutItsMarkerIsUndone(t *testing.T) {
+	e := dirEstate(t)
+	ffs := faultfs.New(e.fsys)
+	moved := false
+	ffs.Before(func(ev faultfs.Event) error {
+		if moved || ev.Op != faultfs.OpRename || !strings.Contains(ev.Name, ".staged-") || ev.NewName != lockP {
+			return nil
+		}
+		moved = true
+		ents, err := os.ReadDir(e.path(ev.Name))
+		if err != nil || len(ents) != 1 {
+			t.Errorf("the staging directory holds %v (%v)", ents, err)
+			return nil
+		}
+		return os.Rename(e.path(ev.Name+"/"+ents[0].Name()), e.path("swept-marker"))
+	})
+	h, err := lockspec.Acquire(context.Background(), ffs, target, fast(locktest.NewMachine("host-a").Spawn()))
+	if err != nil {
+		t.Fatalf("Acquire: %v", err)
+	}
+	if !moved {
+		t.Fatal("the marker was never moved out")
+	}
+	if err := h.Fence(); err != nil {
+		t.Fatalf("the hold's fence: %v; want the lock whole", err)
+	}
+	if err := h.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(e.path("swept-marker")); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ls(t); len(got) != 0 {
+		t.Errorf("left: %q", got)
+	}
+}
+
+// A marker that cannot be created in the staging directory (EACCES, say)
+// fails the acquisition with that error, and the staging directory it was
+// to go in is removed: nothing is left.
+func TestDirMarkerCreateRefusedLeavesNoStaging(t *testing.T) {
+	e := dirEstate(t)
+	ffs := faultfs.New(e.fsys)
+	ffs.Before(func(ev faultfs.Event) error {
+		if ev.Op == faultfs.OpOpenFile && strings.Contains(ev.Name, ".staged-") {
+			return syscall.EACCES
+		}
+		return nil
+	})
+	_, err := lockspec.Acquire(context.Background(), ffs, target, fast(locktest.NewMachine("host-a").Spawn()))
+	if !errors.Is(err, syscall.EACCES) {
+		t.Fatalf("Acquire with the marker refused: %v; want EACCES", err)
+	}
+	if got := e.ls(t); len(got) != 0 {
+		t.Errorf("left: %q", got)
 	}
 }

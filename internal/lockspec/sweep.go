@@ -39,7 +39,7 @@ func (e *env) sweep(fsys vfs.FS, n names) {
 		}
 		if de.IsDir() {
 			if kind == ownerInName && o.hostHash == n.host && e.ownerDead(o, n) {
-				e.removeDirLeftover(fsys, name)
+				e.removeDirLeftover(fsys, n, name)
 			}
 			continue
 		}
@@ -101,33 +101,61 @@ func (e *env) ownerDead(o owner, n names) bool {
 // holds by its name, then the directory, never recursively. A directory
 // holding more than one entry, or an entry that is not a regular file, is
 // left alone; so is one whose marker's kernel lock a process holds (a live
-// owner's lock moved there by a breaker that died before its put-back).
+// owner's lock moved there by a breaker that died before its put-back, or
+// an owner of another pid namespace staging its lock). Where this process
+// takes kernel locks, the marker's is held from its try through its move
+// out of the directory (to a broken name of this attempt's own, then
+// removed, as removeHeld does for a name), so an owner that takes the
+// marker's lock just after its create finds the name gone and stages
+// again (createHeld): released before the move, its lock would let that
+// owner go on with a marker about to go, and publish an empty directory.
 // The sweep:judged step is reported just before the removal.
-func (e *env) removeDirLeftover(fsys vfs.FS, name string) {
+func (e *env) removeDirLeftover(fsys vfs.FS, n names, name string) {
 	ents, err := fsys.ReadDir(name)
 	if err != nil || len(ents) > 1 || len(ents) == 1 && !ents[0].Type().IsRegular() {
 		return
 	}
-	var marker string
-	if len(ents) == 1 {
-		marker = path.Join(name, ents[0].Name())
-		if e.kernelLocks() {
-			f, err := fsys.OpenFile(marker, vfs.ReadFlags, 0)
-			if err != nil {
-				return // its kernel lock cannot be tried: not proven dead
-			}
-			held := heldElsewhere(vfs.TryLock(f, marker))
-			f.Close() // before the removal (FUSE); its owner is dead by its pid
-			if held {
-				return // its owner lives, in whatever pid namespace
-			}
+	if len(ents) == 0 {
+		e.step(StepSweepJudged)
+		_ = fsys.Remove(name) // rmdir: an entry made since keeps it
+		return
+	}
+	marker := path.Join(name, ents[0].Name())
+	var held vfs.File
+	if e.kernelLocks() {
+		f, err := fsys.OpenFile(marker, vfs.ReadFlags, 0)
+		if err != nil {
+			return // its kernel lock cannot be tried: not proven dead
+		}
+		switch err := vfs.TryLock(f, marker); {
+		case heldElsewhere(err):
+			f.Close()
+			return // its owner lives, in whatever pid namespace
+		case err == nil:
+			held = f
+		default:
+			f.Close() // no kernel lock here: its owner is dead by its pid
 		}
 	}
 	e.step(StepSweepJudged)
-	if marker != "" {
-		_ = fsys.Remove(marker)
+	out := marker
+	if held != nil {
+		attempt, err := e.newAttempt()
+		if err == nil {
+			out = n.broken(attempt)
+			if err := fsys.Rename(marker, out); err != nil {
+				out = ""
+			}
+		}
+		held.Close() // before the removal (FUSE)
+		if err != nil {
+			return
+		}
 	}
-	_ = fsys.Remove(name)
+	if out != "" {
+		_ = fsys.Remove(out)
+	}
+	_ = fsys.Remove(name) // rmdir: an entry made since keeps it
 }
 
 // sweepProbe removes name, the probe name of a pending file of this host
