@@ -266,17 +266,17 @@ var mutations = []mutation{
 	{"fail the publish on a rename refused for a moment (Windows)", "renameAbsentUntil",
 		`|| !transientRename(err) {`,
 		`|| !transientRename(err) || true {`},
-	{"read Windows' EPERM onto an existing lock as an error", "renameAbsent",
-		`		if _, lerr := fsys.Lstat(new); lerr == nil {
-			return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
-		}
-	}
-	if !errors.Is(err, errors.ErrUnsupported) {`,
-		`		if _, lerr := fsys.Lstat(new); lerr == nil && false {
-			return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
-		}
-	}
-	if !errors.Is(err, errors.ErrUnsupported) {`},
+	{"read a refusal onto a taken lock name as an error (Windows' access denied)", "settleRename",
+		`	return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
+}`,
+		`	return err
+}`},
+	{"take a rename that landed with an error as failed", "settleRename",
+		`if _, lerr := fsys.Lstat(old); errors.Is(lerr, fs.ErrNotExist) {`,
+		`if _, lerr := fsys.Lstat(old); false && errors.Is(lerr, fs.ErrNotExist) {`},
+	{"retry a refused rename past the acquisition's cancel", "renameAbsentUntil",
+		`if err := wake.Sleep(ctx, min(wait, left)); err != nil {`,
+		`if err := wake.Sleep(context.Background(), min(wait, left)); err != nil {`},
 	{"a sweep lets go of a staged marker's kernel lock before removing it", "env.removeDirLeftover",
 		`		case err == nil:
 			held = f`,

@@ -79,7 +79,7 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 	toldWait := false   // whether e.onWait was told of one
 	for {
 		if publish {
-			err := h.publish() // step 2
+			err := h.publish(ctx) // step 2
 			if err == nil {
 				return h, nil
 			}
@@ -186,7 +186,7 @@ func (h *Hold) recordFor(claim bool, key vfs.FileKey) recordAt {
 // moment between its create and its write (rows R14, R29). The file that becomes the lock
 // is held with an exclusive kernel lock from before its content is written
 // to the end of the hold (kernel.go), and its content says so.
-func (h *Hold) publish() error {
+func (h *Hold) publish(ctx context.Context) error {
 	e, fsys, n := h.e, h.fsys, h.n
 	if h.cls != classNoLinks {
 		pending, content, err := h.writePending(e.now())
@@ -232,7 +232,7 @@ func (h *Hold) publish() error {
 		}
 	}
 	if !e.exclusive {
-		return h.publishDir()
+		return h.publishDir(ctx)
 	}
 	f, err := fsys.OpenFile(n.lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {

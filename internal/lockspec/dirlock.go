@@ -1,6 +1,7 @@
 package lockspec
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"path"
@@ -166,33 +167,48 @@ func (e *env) asideFor(n names) func() (string, error) {
 // made empty at new between the Lstat and the rename is replaced by it
 // (ext4 replaces an empty directory silently), as a file there would be
 // by a rename of a file. Only an empty directory can be replaced; no step
-// of this lock leaves one at the lock name.
+// of this lock leaves one at the lock name. old is a name of this
+// attempt's own (a staging directory, a moved lock), which no other
+// process renames: settleRename reads a failed rename by it.
 func renameAbsent(fsys vfs.FS, old, new string) error {
 	err := vfs.RenameNoReplace(fsys, old, new)
-	if err != nil && !errors.Is(err, errors.ErrUnsupported) && !errors.Is(err, fs.ErrExist) {
-		// Windows refuses a directory renamed onto one that exists with
-		// EPERM, not EEXIST: an existing new is the answer whatever the
-		// error says.
-		if _, lerr := fsys.Lstat(new); lerr == nil {
-			return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
-		}
+	if errors.Is(err, errors.ErrUnsupported) {
+		err = renameOnceAbsent(fsys, old, new)
 	}
-	if !errors.Is(err, errors.ErrUnsupported) {
+	if err == nil || errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	if _, lerr := fsys.Lstat(new); !errors.Is(lerr, fs.ErrNotExist) {
-		if lerr == nil {
-			return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
-		}
-		return lerr
-	}
-	if err := fsys.Rename(old, new); err != nil {
-		if _, lerr := fsys.Lstat(new); lerr == nil {
+	return settleRename(fsys, old, new, err)
+}
+
+// renameOnceAbsent is renameAbsent's fallback: a plain rename, once an
+// Lstat has found new absent.
+func renameOnceAbsent(fsys vfs.FS, old, new string) error {
+	if _, err := fsys.Lstat(new); !errors.Is(err, fs.ErrNotExist) {
+		if err == nil {
 			return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
 		}
 		return err
 	}
-	return nil
+	return fsys.Rename(old, new)
+}
+
+// settleRename reads what a rename of old to new that failed with err
+// left, old being a name no other process renames: with new absent, err;
+// with new there and old gone, the rename landed whatever err says (a
+// network share replays a rename and reports the replay's error), so nil,
+// and the writer does not wait on its own lock; with both there, new was
+// taken: an error matching fs.ErrExist (Windows refuses a directory
+// renamed onto one that exists with access denied, not EEXIST, and a
+// plain rename onto a non-empty directory fails with ENOTEMPTY).
+func settleRename(fsys vfs.FS, old, new string, err error) error {
+	if _, lerr := fsys.Lstat(new); lerr != nil {
+		return err
+	}
+	if _, lerr := fsys.Lstat(old); errors.Is(lerr, fs.ErrNotExist) {
+		return nil
+	}
+	return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
 }
 
 // putBackDir returns a directory lock moved by mistake to the lock name by
@@ -200,7 +216,7 @@ func renameAbsent(fsys vfs.FS, old, new string) error {
 // is taken the moved lock is dropped (removeMoved; its holder's fence
 // finds the loss), as a file's put-back drops it.
 func (e *env) putBackDir(fsys vfs.FS, n names, moved string, done Step) error {
-	err := renameAbsentUntil(fsys, moved, n.lock, time.Now().Add(transientRenameWait))
+	err := renameAbsentUntil(context.Background(), fsys, moved, n.lock, time.Now().Add(transientRenameWait))
 	switch {
 	case err == nil:
 		e.step(done)

@@ -7,11 +7,13 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking/locktest"
+	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
@@ -202,3 +204,69 @@ func TestDirUnlockForce(t *testing.T) {
 		})
 	}
 }
+
+// A publish's rename that lands but reports an error (a network share
+// replays it and reports the replay's EEXIST-less failure) is the
+// writer's own lock: the staging directory is gone and the lock name holds
+// its marker, so the acquisition succeeds rather than waiting on itself,
+// and its release leaves nothing.
+func TestDirPublishTakesARenameThatLandedWithAnError(t *testing.T) {
+	e := dirEstate(t)
+	ffs := faultfs.New(e.fsys)
+	ffs.After(func(ev faultfs.Event) error {
+		if ev.Op == faultfs.OpRename && strings.Contains(ev.Name, ".staged-") && ev.Err == nil {
+			return syscall.EIO
+		}
+		return ev.Err
+	})
+	h, err := lockspec.Acquire(context.Background(), ffs, target, dirNoWait(locktest.NewMachine("host-a").Spawn()))
+	if err != nil {
+		t.Fatalf("Acquire whose rename landed with EIO: %v; want the lock", err)
+	}
+	if !h.Directory() {
+		t.Fatal("not a directory lock")
+	}
+	if err := h.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ls(t); len(got) != 0 {
+		t.Errorf("left: %q", got)
+	}
+}
+
+// A rename refused with an error other than EEXIST while the lock name is
+// taken (Windows answers access denied for a directory renamed onto one)
+// is the lock held, whichever backend path ran: the no-replace rename or
+// the plain rename after an Lstat.
+func TestDirPublishReadsAnyRefusalOntoATakenNameAsHeld(t *testing.T) {
+	for _, fallback := range []bool{false, true} {
+		e := dirEstate(t)
+		m := locktest.NewMachine("host-a")
+		holder, err := lockspec.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fsys vfs.FS = faultfs.New(e.fsys)
+		ffs := fsys.(*faultfs.FS)
+		if fallback {
+			fsys = plainRenameOnly{ffs}
+		}
+		ffs.Before(func(ev faultfs.Event) error {
+			if ev.Op == faultfs.OpRename && strings.Contains(ev.Name, ".staged-") {
+				return syscall.EACCES
+			}
+			return nil
+		})
+		_, err = lockspec.Acquire(context.Background(), fsys, target, dirNoWait(m.Spawn()))
+		var te *lockspec.TimeoutError
+		if !errors.As(err, &te) || te.Holder.State != lockspec.StateAlive {
+			t.Fatalf("fallback %v: Acquire onto a held lock refused with EACCES: %v; want a timeout on the live holder", fallback, err)
+		}
+		holder.Release()
+	}
+}
+
+// plainRenameOnly hides the no-replace rename of the FS it wraps, as a
+// volume without one (exfat-fuse) does: renameAbsent falls back to an
+// Lstat and a plain rename.
+type plainRenameOnly struct{ vfs.FS }

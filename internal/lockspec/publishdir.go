@@ -1,6 +1,7 @@
 package lockspec
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,7 +22,7 @@ import (
 // empty or torn lock. It reports errHeld when the lock name exists. The
 // staging directory is removed whenever the publish does not land (the
 // marker, then the directory: never recursive).
-func (h *Hold) publishDir() error {
+func (h *Hold) publishDir(ctx context.Context) error {
 	e, fsys, n := h.e, h.fsys, h.n
 	stage, marker, f, k, key, err := h.stageMarker()
 	if err != nil {
@@ -51,7 +52,7 @@ func (h *Hold) publishDir() error {
 		return fmt.Errorf("locking: staging %s: %w", n.lock, werr)
 	}
 	e.step(StepAcquireStaged)
-	if err := renameAbsentUntil(fsys, stage, n.lock, h.deadline); err != nil {
+	if err := renameAbsentUntil(ctx, fsys, stage, n.lock, h.deadline); err != nil {
 		drop()
 		if errors.Is(err, fs.ErrExist) {
 			return errHeld

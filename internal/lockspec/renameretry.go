@@ -1,10 +1,12 @@
 package lockspec
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/wake"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -25,9 +27,9 @@ const transientRenameWait = 2 * time.Second
 // transient error (transientRename) and new is still absent, until
 // deadline: the directory publish on Windows, where a rename refused for a
 // moment would otherwise fail the acquisition. Past the deadline it
-// returns the first such error. Any other outcome (done, new exists,
-// another error) is returned at once.
-func renameAbsentUntil(fsys vfs.FS, old, new string, deadline time.Time) error {
+// returns the first such error; when ctx ends first, ctx's error. Any
+// other outcome (done, new exists, another error) is returned at once.
+func renameAbsentUntil(ctx context.Context, fsys vfs.FS, old, new string, deadline time.Time) error {
 	var first error
 	wait := time.Millisecond
 	for {
@@ -42,7 +44,9 @@ func renameAbsentUntil(fsys vfs.FS, old, new string, deadline time.Time) error {
 		if left <= 0 {
 			return first
 		}
-		time.Sleep(min(wait, left))
+		if err := wake.Sleep(ctx, min(wait, left)); err != nil {
+			return err
+		}
 		wait = min(2*wait, 50*time.Millisecond)
 	}
 }

@@ -129,3 +129,36 @@ func TestDirPublishReadsEPERMOntoAnExistingLockAsHeld(t *testing.T) {
 		t.Errorf("staging directories left: %q", s)
 	}
 }
+
+// An acquisition whose context ends while its publish's rename is being
+// refused for a moment stops trying at once with the context's error,
+// well before its deadline, and leaves nothing.
+func TestDirPublishStopsRetryingWhenCancelled(t *testing.T) {
+	defer lockspec.SetTransientRename(isEPERM)()
+	e := dirEstate(t)
+	ffs := faultfs.New(e.fsys)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tried := 0
+	ffs.Before(func(ev faultfs.Event) error {
+		if ev.Op != faultfs.OpRename || !strings.Contains(ev.Name, ".staged-") {
+			return nil
+		}
+		if tried++; tried == 2 {
+			cancel()
+		}
+		return syscall.EPERM
+	})
+	o := fast(locktest.NewMachine("host-a").Spawn())
+	o.Timeout = 3 * time.Second // the context ends the tries long before
+	_, err := lockspec.Acquire(ctx, ffs, target, o)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Acquire cancelled during refused renames: %v; want context.Canceled", err)
+	}
+	if tried != 2 {
+		t.Errorf("the rename was tried %d times; want no try after the cancel (2)", tried)
+	}
+	if got := e.ls(t); len(got) != 0 {
+		t.Errorf("left after the cancelled acquisition: %q", got)
+	}
+}
