@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -149,16 +148,7 @@ func TestReleasesMovedLockKeptPerName(t *testing.T) {
 	fsys := newPerNameFS(e.fsys)
 	opts := fast(nil)
 	renamed, resume := make(chan string), make(chan struct{})
-	lockspec.SetOnStep(&opts, func(s lockspec.Step) {
-		if s == lockspec.StepReleaseRenamed {
-			for _, n := range e.ls(t) {
-				if strings.Contains(n, ".broken-") {
-					renamed <- "d/" + n
-				}
-			}
-			<-resume
-		}
-	})
+	pauseAt(&opts, lockspec.StepReleaseRenamed, e.sendNames(t, renamed, ".broken-"), resume)
 	h, err := lockspec.Acquire(context.Background(), fsys, target, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -220,12 +210,7 @@ func TestLinkedKernelLockNotFooledByASweep(t *testing.T) {
 		}
 		reached := make(chan struct{})
 		opts := noWait(pidGone)
-		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
-			if s == lockspec.StepSweepJudged {
-				close(reached)
-				<-resume
-			}
-		})
+		pauseAt(&opts, lockspec.StepSweepJudged, func() { close(reached) }, resume)
 		go func() {
 			h, err := lockspec.Acquire(context.Background(), fsys, target, opts)
 			sweeper <- acquired{h, err}
