@@ -44,6 +44,16 @@ func newPerNameFS(fsys vfs.FS) *perNameFS {
 	return &perNameFS{FS: fsys, owner: map[string]*perNameFile{}}
 }
 
+// perNameEstate is a fresh estate of the class with hard links and a
+// perNameFS over its FS, with what this process learned of the volume's
+// linked kernel locks forgotten, now and at the test's end.
+func perNameEstate(t *testing.T) (*estate, *perNameFS) {
+	e := newEstate(t, classes[0]) // hard links
+	lockspec.ForgetLinkedKernelLock()
+	t.Cleanup(lockspec.ForgetLinkedKernelLock)
+	return e, newPerNameFS(e.fsys)
+}
+
 func (p *perNameFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
 	f, err := p.FS.OpenFile(name, flag, perm)
 	if err != nil {
@@ -107,10 +117,7 @@ func (f *perNameFile) Close() error {
 // holds the live holder as one of another namespace and never breaks it.
 func TestKernelLockKeptPerNameIsNotClaimed(t *testing.T) {
 	self := realIdentity(t)
-	e := newEstate(t, classes[0]) // hard links
-	lockspec.ForgetLinkedKernelLock()
-	t.Cleanup(lockspec.ForgetLinkedKernelLock)
-	fsys := newPerNameFS(e.fsys)
+	e, fsys := perNameEstate(t)
 	h, err := lockspec.Acquire(context.Background(), fsys, target, fast(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -142,10 +149,7 @@ func TestKernelLockKeptPerNameIsNotClaimed(t *testing.T) {
 // a release that found its moved lock swept).
 func TestReleasesMovedLockKeptPerName(t *testing.T) {
 	self := realIdentity(t)
-	e := newEstate(t, classes[0]) // hard links
-	lockspec.ForgetLinkedKernelLock()
-	t.Cleanup(lockspec.ForgetLinkedKernelLock)
-	fsys := newPerNameFS(e.fsys)
+	e, fsys := perNameEstate(t)
 	opts := fast(nil)
 	renamed, resume := make(chan string), make(chan struct{})
 	pauseAt(&opts, lockspec.StepReleaseRenamed, e.sendNames(t, renamed, ".broken-"), resume)
@@ -191,10 +195,7 @@ func TestReleasesMovedLockKeptPerName(t *testing.T) {
 // only, and a judge granted the lock name's would break the live holder).
 func TestLinkedKernelLockNotFooledByASweep(t *testing.T) {
 	self := realIdentity(t)
-	e := newEstate(t, classes[0]) // hard links
-	lockspec.ForgetLinkedKernelLock()
-	t.Cleanup(lockspec.ForgetLinkedKernelLock)
-	fsys := newPerNameFS(e.fsys)
+	e, fsys := perNameEstate(t)
 	_, _, pidGone := realJudges(t, self)
 	type acquired struct {
 		h   *lockspec.Hold
