@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,7 +23,9 @@ func TestEarlierBuildMeetsThisOne(t *testing.T) {
 		t.Skip("no earlier build: run conformance/mixedbuild")
 	}
 	now, nowFault := binaries(t)
-	noLinks := []string{"PA_FAULT_LINK_ERRNO=ENOTSUP"} // this build: the directory publish
+	// No hard links: this build publishes a directory, the earlier one
+	// creates its lock exclusively.
+	noLinks := []string{"PA_FAULT_LINK_ERRNO=ENOTSUP"}
 	run := func(t *testing.T, home, bin string, env []string, args ...string) result {
 		t.Helper()
 		cmd := exec.Command(bin, append([]string{"--home", home}, args...)...)
@@ -37,6 +40,25 @@ func TestEarlierBuildMeetsThisOne(t *testing.T) {
 		return home, filepath.Join(home, filepath.FromSlash(lockName))
 	}
 	open := []string{"dispatch", "open", "--agent", agent, "--wait", "0"}
+	// killAt runs an open of bin (who's), with env, killed at step: it
+	// must not exit 0.
+	killAt := func(t *testing.T, home, who, bin string, env []string, step string) {
+		t.Helper()
+		if r := run(t, home, bin, append(slices.Clip(env), "PA_FAULT_STEP="+step), open...); r.code == 0 {
+			t.Fatalf("%s open, to be killed at %s, exited 0", who, step)
+		}
+	}
+	// openAfter runs this build's open (what) on the estate a killed open
+	// left, wants id 1 and say in its stderr (want tells what that is),
+	// then nothing in the agent's folder but the board and the spawn-log.
+	openAfter := func(t *testing.T, home, what, say, want string) {
+		t.Helper()
+		if r := run(t, home, nowFault, noLinks, open...); r.code != 0 || r.stdout != "1\n" || !strings.Contains(r.stderr, say) {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q; want %s", what, r.code, r.stdout, r.stderr, want)
+		}
+		wantOnly(t, home)
+	}
+	const broken = "broken, as its holder is provably dead"
 
 	// A directory lock left by this build's writer, killed while it held
 	// it: the earlier build blocks on it (a directory at the lock name is
@@ -44,9 +66,7 @@ func TestEarlierBuildMeetsThisOne(t *testing.T) {
 	// --force; this build breaks it at once.
 	t.Run("directory-lock-to-the-earlier-build", func(t *testing.T) {
 		home, lock := newHome(t)
-		if r := run(t, home, nowFault, append(noLinks, "PA_FAULT_STEP=hold:read"), open...); r.code == 0 {
-			t.Fatal("this build's open, to be killed at hold:read, exited 0")
-		}
+		killAt(t, home, "this build's", nowFault, noLinks, "hold:read")
 		before := markerOf(t, lock)
 		r := run(t, home, earlier, nil, open...)
 		if r.code != 2 || !strings.Contains(r.stderr, "is not a regular file (a directory") {
@@ -62,11 +82,7 @@ func TestEarlierBuildMeetsThisOne(t *testing.T) {
 		if !bytes.Equal(markerOf(t, lock), before) {
 			t.Fatal("the earlier build changed the directory lock")
 		}
-		if r := run(t, home, nowFault, noLinks, open...); r.code != 0 || r.stdout != "1\n" ||
-			!strings.Contains(r.stderr, "broken, as its holder is provably dead") {
-			t.Fatalf("this build's open: exit %d, stdout %q, stderr %q; want the dead directory lock broken and id 1", r.code, r.stdout, r.stderr)
-		}
-		wantOnly(t, home)
+		openAfter(t, home, "this build's open", broken, "the dead directory lock broken and id 1")
 	})
 
 	// A file lock left by the earlier build's writer, killed while it held
@@ -74,14 +90,8 @@ func TestEarlierBuildMeetsThisOne(t *testing.T) {
 	// judges it as the spec says and breaks it at once.
 	t.Run("file-lock-to-this-build", func(t *testing.T) {
 		home, _ := newHome(t)
-		if r := run(t, home, earlierFault, []string{"PA_FAULT_LINK_ERRNO=ENOTSUP", "PA_FAULT_STEP=hold:read"}, open...); r.code == 0 {
-			t.Fatal("the earlier open, to be killed at hold:read, exited 0")
-		}
-		if r := run(t, home, nowFault, noLinks, open...); r.code != 0 || r.stdout != "1\n" ||
-			!strings.Contains(r.stderr, "broken, as its holder is provably dead") {
-			t.Fatalf("this build's open: exit %d, stdout %q, stderr %q; want the dead file lock broken and id 1", r.code, r.stdout, r.stderr)
-		}
-		wantOnly(t, home)
+		killAt(t, home, "the earlier", earlierFault, noLinks, "hold:read")
+		openAfter(t, home, "this build's open", broken, "the dead file lock broken and id 1")
 	})
 
 	// An empty file lock, the earlier build's writer killed between its
@@ -90,9 +100,7 @@ func TestEarlierBuildMeetsThisOne(t *testing.T) {
 	// unlock --force clears it.
 	t.Run("empty-file-lock-blocks-this-build", func(t *testing.T) {
 		home, lock := newHome(t)
-		if r := run(t, home, earlierFault, []string{"PA_FAULT_LINK_ERRNO=ENOTSUP", "PA_FAULT_STEP=acquire:opened"}, open...); r.code == 0 {
-			t.Fatal("the earlier open, to be killed at acquire:opened, exited 0")
-		}
+		killAt(t, home, "the earlier", earlierFault, noLinks, "acquire:opened")
 		if fi, err := os.Stat(lock); err != nil || fi.Size() != 0 || !fi.Mode().IsRegular() {
 			t.Fatalf("the earlier build left %v (%v); want an empty file lock", fi, err)
 		}
@@ -102,10 +110,7 @@ func TestEarlierBuildMeetsThisOne(t *testing.T) {
 		if r := run(t, home, now, nil, "dispatch", "unlock", "--force", "--agent", agent); r.code != 0 {
 			t.Fatalf("this build's unlock --force: exit %d, stderr %q", r.code, r.stderr)
 		}
-		if r := run(t, home, nowFault, noLinks, open...); r.code != 0 || r.stdout != "1\n" {
-			t.Fatalf("this build's open after unlock --force: exit %d, stdout %q, stderr %q; want id 1", r.code, r.stdout, r.stderr)
-		}
-		wantOnly(t, home)
+		openAfter(t, home, "this build's open after unlock --force", "", "id 1")
 	})
 }
 

@@ -254,26 +254,6 @@ func (e *env) removeLeftover(fsys vfs.FS, n names, name string, step Step) bool 
 	return e.removeHeld(fsys, n, name, held)
 }
 
-// removeHeld removes name, whose kernel lock this process holds through
-// held: it moves the name to a broken name of this attempt's own while it
-// holds the lock (an owner that takes its lock after its create then finds
-// its name gone), closes held, then removes the moved name (a name removed
-// while open would show as .fuse_hidden* on FUSE). It reports whether the
-// name was removed.
-func (e *env) removeHeld(fsys vfs.FS, n names, name string, held vfs.File) bool {
-	attempt, err := e.newAttempt()
-	if err != nil {
-		return false
-	}
-	moved := n.broken(attempt)
-	if err := fsys.Rename(name, moved); err != nil {
-		return false
-	}
-	held.Close()
-	_ = fsys.Remove(moved)
-	return true
-}
-
 // removeFreed removes name, a name beside the lock whose owner's pid
 // answers as this process sees it (a reused pid, or one of another pid
 // namespace that names another process here), when its content names the

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -43,6 +42,16 @@ func (p *perNameFS) Link(oldname, newname string) error {
 
 func newPerNameFS(fsys vfs.FS) *perNameFS {
 	return &perNameFS{FS: fsys, owner: map[string]*perNameFile{}}
+}
+
+// perNameEstate is a fresh estate of the class with hard links and a
+// perNameFS over its FS, with what this process learned of the volume's
+// linked kernel locks forgotten, now and at the test's end.
+func perNameEstate(t *testing.T) (*estate, *perNameFS) {
+	e := newEstate(t, classes[0]) // hard links
+	lockspec.ForgetLinkedKernelLock()
+	t.Cleanup(lockspec.ForgetLinkedKernelLock)
+	return e, newPerNameFS(e.fsys)
 }
 
 func (p *perNameFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
@@ -108,10 +117,7 @@ func (f *perNameFile) Close() error {
 // holds the live holder as one of another namespace and never breaks it.
 func TestKernelLockKeptPerNameIsNotClaimed(t *testing.T) {
 	self := realIdentity(t)
-	e := newEstate(t, classes[0]) // hard links
-	lockspec.ForgetLinkedKernelLock()
-	t.Cleanup(lockspec.ForgetLinkedKernelLock)
-	fsys := newPerNameFS(e.fsys)
+	e, fsys := perNameEstate(t)
 	h, err := lockspec.Acquire(context.Background(), fsys, target, fast(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -143,22 +149,10 @@ func TestKernelLockKeptPerNameIsNotClaimed(t *testing.T) {
 // a release that found its moved lock swept).
 func TestReleasesMovedLockKeptPerName(t *testing.T) {
 	self := realIdentity(t)
-	e := newEstate(t, classes[0]) // hard links
-	lockspec.ForgetLinkedKernelLock()
-	t.Cleanup(lockspec.ForgetLinkedKernelLock)
-	fsys := newPerNameFS(e.fsys)
+	e, fsys := perNameEstate(t)
 	opts := fast(nil)
 	renamed, resume := make(chan string), make(chan struct{})
-	lockspec.SetOnStep(&opts, func(s lockspec.Step) {
-		if s == lockspec.StepReleaseRenamed {
-			for _, n := range e.ls(t) {
-				if strings.Contains(n, ".broken-") {
-					renamed <- "d/" + n
-				}
-			}
-			<-resume
-		}
-	})
+	pauseAt(&opts, lockspec.StepReleaseRenamed, e.sendNames(t, renamed, ".broken-"), resume)
 	h, err := lockspec.Acquire(context.Background(), fsys, target, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -201,10 +195,7 @@ func TestReleasesMovedLockKeptPerName(t *testing.T) {
 // only, and a judge granted the lock name's would break the live holder).
 func TestLinkedKernelLockNotFooledByASweep(t *testing.T) {
 	self := realIdentity(t)
-	e := newEstate(t, classes[0]) // hard links
-	lockspec.ForgetLinkedKernelLock()
-	t.Cleanup(lockspec.ForgetLinkedKernelLock)
-	fsys := newPerNameFS(e.fsys)
+	e, fsys := perNameEstate(t)
 	_, _, pidGone := realJudges(t, self)
 	type acquired struct {
 		h   *lockspec.Hold
@@ -220,12 +211,7 @@ func TestLinkedKernelLockNotFooledByASweep(t *testing.T) {
 		}
 		reached := make(chan struct{})
 		opts := noWait(pidGone)
-		lockspec.SetOnStep(&opts, func(s lockspec.Step) {
-			if s == lockspec.StepSweepJudged {
-				close(reached)
-				<-resume
-			}
-		})
+		pauseAt(&opts, lockspec.StepSweepJudged, func() { close(reached) }, resume)
 		go func() {
 			h, err := lockspec.Acquire(context.Background(), fsys, target, opts)
 			sweeper <- acquired{h, err}

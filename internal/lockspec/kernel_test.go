@@ -427,16 +427,7 @@ func TestDeadClaimWithAPidThatAnswersDoesNotBlockABreak(t *testing.T) {
 	// A real breaker's claim, paused after its listing, names its own file.
 	reached, resume := make(chan string), make(chan struct{})
 	first := fast(m.SpawnIn(nsA))
-	lockspec.SetOnStep(&first, func(s lockspec.Step) {
-		if s == lockspec.StepBreakClaimed {
-			for _, n := range e.ls(t) {
-				if strings.Contains(n, ".claim-") {
-					reached <- "d/" + n
-				}
-			}
-			<-resume
-		}
-	})
+	pauseAt(&first, lockspec.StepBreakClaimed, e.sendNames(t, reached, ".claim-"), resume)
 	done := make(chan error, 1)
 	go func() {
 		judged, err := lockspec.Inspect(e.fsys, target, first)
@@ -555,12 +546,7 @@ func TestCommitTempFileOfAnotherNamespaceNotSwept(t *testing.T) {
 		m := locktest.NewMachine("host-a")
 		reached, resume := make(chan struct{}), make(chan struct{})
 		o := fast(m.SpawnIn(nsB))
-		lockspec.SetOnStep(&o, func(s lockspec.Step) {
-			if s == lockspec.StepCommitTempWritten {
-				close(reached)
-				<-resume
-			}
-		})
+		pauseAt(&o, lockspec.StepCommitTempWritten, func() { close(reached) }, resume)
 		h, err := lockspec.Acquire(context.Background(), e.fsys, target, o)
 		if err != nil {
 			t.Fatal(err)

@@ -270,19 +270,14 @@ func (f ext4Rename) Rename(oldname, newname string) error {
 func TestDirStagingSweptWhileEmptyStagesAgain(t *testing.T) {
 	for _, when := range []string{"empty", "marker-not-held"} {
 		t.Run(when, func(t *testing.T) {
-			e := dirEstate(t)
-			ffs := faultfs.New(e.fsys)
+			e, ffs := dirFaults(t)
 			swept := 0
-			ffs.Before(func(ev faultfs.Event) error {
-				if swept > 0 || ev.Op != faultfs.OpOpenFile || !strings.Contains(ev.Name, ".staged-") {
-					return nil
-				}
-				stage := path.Dir(ev.Name)
-				if when == "marker-not-held" {
+			beforeStaged(ffs, faultfs.OpOpenFile, func(ev faultfs.Event) error {
+				if swept > 0 || when == "marker-not-held" {
 					return nil
 				}
 				swept++
-				if err := e.fsys.Remove(stage); err != nil {
+				if err := e.fsys.Remove(path.Dir(ev.Name)); err != nil {
 					t.Errorf("sweeping the empty staging directory: %v", err)
 				}
 				return nil
@@ -326,11 +321,10 @@ func TestDirStagingSweptWhileEmptyStagesAgain(t *testing.T) {
 // it published, removes that directory (its own, empty) and publishes
 // again, and the lock it holds is whole.
 func TestDirPublishWithoutItsMarkerIsUndone(t *testing.T) {
-	e := dirEstate(t)
-	ffs := faultfs.New(e.fsys)
+	e, ffs := dirFaults(t)
 	moved := false
-	ffs.Before(func(ev faultfs.Event) error {
-		if moved || ev.Op != faultfs.OpRename || !strings.Contains(ev.Name, ".staged-") || ev.NewName != lockP {
+	beforeStaged(ffs, faultfs.OpRename, func(ev faultfs.Event) error {
+		if moved || ev.NewName != lockP {
 			return nil
 		}
 		moved = true
@@ -366,14 +360,8 @@ func TestDirPublishWithoutItsMarkerIsUndone(t *testing.T) {
 // fails the acquisition with that error, and the staging directory it was
 // to go in is removed: nothing is left.
 func TestDirMarkerCreateRefusedLeavesNoStaging(t *testing.T) {
-	e := dirEstate(t)
-	ffs := faultfs.New(e.fsys)
-	ffs.Before(func(ev faultfs.Event) error {
-		if ev.Op == faultfs.OpOpenFile && strings.Contains(ev.Name, ".staged-") {
-			return syscall.EACCES
-		}
-		return nil
-	})
+	e, ffs := dirFaults(t)
+	beforeStaged(ffs, faultfs.OpOpenFile, func(faultfs.Event) error { return syscall.EACCES })
 	_, err := lockspec.Acquire(context.Background(), ffs, target, fast(locktest.NewMachine("host-a").Spawn()))
 	if !errors.Is(err, syscall.EACCES) {
 		t.Fatalf("Acquire with the marker refused: %v; want EACCES", err)

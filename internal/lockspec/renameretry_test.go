@@ -3,7 +3,6 @@ package lockspec_test
 import (
 	"context"
 	"errors"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -18,10 +17,7 @@ import (
 // while an antivirus scans it; it returns how many were tried.
 func refuseStagedRenames(ffs *faultfs.FS, n int) *int {
 	tried := 0
-	ffs.Before(func(ev faultfs.Event) error {
-		if ev.Op != faultfs.OpRename || !strings.Contains(ev.Name, ".staged-") {
-			return nil
-		}
+	beforeStaged(ffs, faultfs.OpRename, func(faultfs.Event) error {
 		tried++
 		if n < 0 || tried <= n {
 			return syscall.EPERM
@@ -40,8 +36,7 @@ func isEPERM(err error) bool { return errors.Is(err, syscall.EPERM) }
 // the directory publish lands on the third try, and nothing is left.
 func TestDirPublishRetriesATransientRename(t *testing.T) {
 	defer lockspec.SetTransientRename(isEPERM)()
-	e := dirEstate(t)
-	ffs := faultfs.New(e.fsys)
+	e, ffs := dirFaults(t)
 	tried := refuseStagedRenames(ffs, 2)
 	h, err := lockspec.Acquire(context.Background(), ffs, target, fast(locktest.NewMachine("host-a").Spawn()))
 	if err != nil {
@@ -65,11 +60,10 @@ func TestDirPublishReturnsTheRenameErrorAfterTheDeadline(t *testing.T) {
 	defer lockspec.SetTransientRename(func(err error) bool {
 		return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES)
 	})()
-	e := dirEstate(t)
-	ffs := faultfs.New(e.fsys)
+	e, ffs := dirFaults(t)
 	tried := refuseStagedRenames(ffs, -1)
-	ffs.Before(func(ev faultfs.Event) error {
-		if ev.Op == faultfs.OpRename && strings.Contains(ev.Name, ".staged-") && *tried > 1 {
+	beforeStaged(ffs, faultfs.OpRename, func(faultfs.Event) error {
+		if *tried > 1 {
 			return syscall.EACCES // a later refusal, of another kind
 		}
 		return nil
@@ -96,8 +90,7 @@ func TestDirPublishReturnsTheRenameErrorAfterTheDeadline(t *testing.T) {
 // refused rename fails the acquisition at once, tried once.
 func TestDirPublishDoesNotRetryElsewhere(t *testing.T) {
 	defer lockspec.SetTransientRename(func(error) bool { return false })()
-	e := dirEstate(t)
-	ffs := faultfs.New(e.fsys)
+	_, ffs := dirFaults(t)
 	tried := refuseStagedRenames(ffs, 1)
 	_, err := lockspec.Acquire(context.Background(), ffs, target, fast(locktest.NewMachine("host-a").Spawn()))
 	if !errors.Is(err, syscall.EPERM) || *tried != 1 {

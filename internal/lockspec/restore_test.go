@@ -17,6 +17,19 @@ func restoreTemp(m *locktest.Machine, pid int, a string) string {
 	return target + ".tmp-" + lockspec.HostHash(m.Hostname()) + "-" + strconv.Itoa(pid) + "-" + a
 }
 
+// deadWritersTemp writes data as the temp file of the guarded file that
+// a killed writer of a machine on this host left, and returns the machine
+// and the temp file's name.
+func deadWritersTemp(t *testing.T, e *estate, data []byte) (*locktest.Machine, string) {
+	t.Helper()
+	m := locktest.NewMachine(hostname(t))
+	dead := m.Spawn()
+	dead.Kill()
+	temp := restoreTemp(m, dead.PID(), "aaaaaaaaaaaaaaaaaaaaaaaa")
+	e.writeRaw(t, temp, data)
+	return m, temp
+}
+
 // arrayRestorer restores a JSON array of strings as it was before its last
 // element, ranked by its length; anything else restores nothing.
 func arrayRestorer(data []byte) ([]byte, uint64, bool) {
@@ -69,12 +82,8 @@ func TestUpdateRestoresAMissingFileFromADeadWritersTemp(t *testing.T) {
 // is swept as before, and the file keeps its records.
 func TestUpdateRestoresNothingOverAFileThatIsThere(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
-		m := locktest.NewMachine(hostname(t))
-		dead := m.Spawn()
-		dead.Kill()
-		temp := restoreTemp(m, dead.PID(), "aaaaaaaaaaaaaaaaaaaaaaaa")
+		m, temp := deadWritersTemp(t, e, []byte(`["r1","r2","r3"]`))
 		e.writeRaw(t, target, []byte(`["r1"]`))
-		e.writeRaw(t, temp, []byte(`["r1","r2","r3"]`))
 		opts := fast(m.Spawn())
 		told := 0
 		lockspec.SetRestore(&opts, arrayRestorer, func(string, string) { told++ })
@@ -93,11 +102,7 @@ func TestUpdateRestoresNothingOverAFileThatIsThere(t *testing.T) {
 // is swept, as the spec says.
 func TestUpdateWithoutARestorerSweeps(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
-		m := locktest.NewMachine(hostname(t))
-		dead := m.Spawn()
-		dead.Kill()
-		temp := restoreTemp(m, dead.PID(), "aaaaaaaaaaaaaaaaaaaaaaaa")
-		e.writeRaw(t, temp, []byte(`["r1","r2","r3"]`))
+		m, temp := deadWritersTemp(t, e, []byte(`["r1","r2","r3"]`))
 		if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("mine"), fast(m.Spawn())); err != nil {
 			t.Fatal(err)
 		}

@@ -104,11 +104,11 @@ func (e *env) ownerDead(o owner, n names) bool {
 // owner's lock moved there by a breaker that died before its put-back, or
 // an owner of another pid namespace staging its lock). Where this process
 // takes kernel locks, the marker's is held from its try through its move
-// out of the directory (to a broken name of this attempt's own, then
-// removed, as removeHeld does for a name), so an owner that takes the
-// marker's lock just after its create finds the name gone and stages
-// again (createHeld): released before the move, its lock would let that
-// owner go on with a marker about to go, and publish an empty directory.
+// out of the directory (moveAsideAndRemove, as for a name), so an owner
+// that takes the marker's lock just after its create finds the name gone
+// and stages again (createHeld): released before the move, its lock would
+// let that owner go on with a marker about to go, and publish an empty
+// directory.
 // The sweep:judged step is reported just before the removal.
 func (e *env) removeDirLeftover(fsys vfs.FS, n names, name string) {
 	ents, err := fsys.ReadDir(name)
@@ -138,22 +138,13 @@ func (e *env) removeDirLeftover(fsys vfs.FS, n names, name string) {
 		}
 	}
 	e.step(StepSweepJudged)
-	out := marker
-	if held != nil {
-		attempt, err := e.newAttempt()
-		if err == nil {
-			out = n.broken(attempt)
-			if err := fsys.Rename(marker, out); err != nil {
-				out = ""
-			}
-		}
-		held.Close() // before the removal (FUSE)
+	if held == nil {
+		_ = fsys.Remove(marker)
+	} else if removed, err := e.moveAsideAndRemove(fsys, n, marker, held); !removed {
+		held.Close()
 		if err != nil {
 			return
 		}
-	}
-	if out != "" {
-		_ = fsys.Remove(out)
 	}
 	_ = fsys.Remove(name) // rmdir: an entry made since keeps it
 }

@@ -31,12 +31,7 @@ func TestSweepHoldsAStagedMarkerThroughItsRemoval(t *testing.T) {
 	e.writeRaw(t, marker, nil) // made, not yet held, not yet written
 	judged, resume := make(chan struct{}), make(chan struct{})
 	o := dirNoWait(pidGone)
-	lockspec.SetOnStep(&o, func(s lockspec.Step) {
-		if s == lockspec.StepSweepJudged {
-			close(judged)
-			<-resume
-		}
-	})
+	pauseAt(&o, lockspec.StepSweepJudged, func() { close(judged) }, resume)
 	done := make(chan error, 1)
 	var h *lockspec.Hold
 	go func() {
