@@ -211,8 +211,7 @@ func TestDirUnlockForce(t *testing.T) {
 // its marker, so the acquisition succeeds rather than waiting on itself,
 // and its release leaves nothing.
 func TestDirPublishTakesARenameThatLandedWithAnError(t *testing.T) {
-	e := dirEstate(t)
-	ffs := faultfs.New(e.fsys)
+	e, ffs := dirFaults(t)
 	ffs.After(func(ev faultfs.Event) error {
 		if ev.Op == faultfs.OpRename && strings.Contains(ev.Name, ".staged-") && ev.Err == nil {
 			return syscall.EIO

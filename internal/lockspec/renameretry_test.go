@@ -128,15 +128,11 @@ func TestDirPublishReadsEPERMOntoAnExistingLockAsHeld(t *testing.T) {
 // well before its deadline, and leaves nothing.
 func TestDirPublishStopsRetryingWhenCancelled(t *testing.T) {
 	defer lockspec.SetTransientRename(isEPERM)()
-	e := dirEstate(t)
-	ffs := faultfs.New(e.fsys)
+	e, ffs := dirFaults(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	tried := 0
-	ffs.Before(func(ev faultfs.Event) error {
-		if ev.Op != faultfs.OpRename || !strings.Contains(ev.Name, ".staged-") {
-			return nil
-		}
+	beforeStaged(ffs, faultfs.OpRename, func(faultfs.Event) error {
 		if tried++; tried == 2 {
 			cancel()
 		}
