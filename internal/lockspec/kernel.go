@@ -349,7 +349,8 @@ func (e *env) linkedKernelLock(fsys vfs.FS, name string, key vfs.FileKey, probe 
 // holdLockName takes, where the volume keeps a kernel lock per name
 // (ntfs-3g: linkedKernelLock), the kernel lock of the lock's file through
 // the lock name itself, when that name still leads to the file of key,
-// and returns its handle (nil otherwise). The record claims no kernel lock
+// and returns its handle (nil otherwise). A judge's probe of that name at
+// the same moment is waited out (lockPatiently). The record claims no kernel lock
 // there, so no judge of the lock relies on it. It is held against sweeps:
 // the release, the break and the unlock rename the lock name, and the
 // name's lock moves with the file, so a sweep of another pid namespace,
@@ -363,7 +364,7 @@ func holdLockName(fsys vfs.FS, lock string, key vfs.FileKey) vfs.File {
 	}
 	fi, err := g.Stat()
 	if err == nil {
-		if gkey, ok := vfs.KeyOfFile(g, fi); ok && gkey == key && vfs.TryLock(g, lock) == nil {
+		if gkey, ok := vfs.KeyOfFile(g, fi); ok && gkey == key && lockPatiently(g, lock) {
 			return g
 		}
 	}

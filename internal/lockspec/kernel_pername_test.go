@@ -28,6 +28,9 @@ type perNameFS struct {
 	// onLink, when set, is called after each link() made, with its new
 	// name.
 	onLink func(newname string)
+	// onRefused, when set, is called after each TryLock refused, with the
+	// name it was tried through.
+	onRefused func(name string)
 }
 
 func (p *perNameFS) Link(oldname, newname string) error {
@@ -89,11 +92,15 @@ type perNameFile struct {
 
 func (f *perNameFile) TryLock() error {
 	f.fs.mu.Lock()
-	defer f.fs.mu.Unlock()
 	if o := f.fs.owner[f.name]; o != nil && o != f {
+		f.fs.mu.Unlock()
+		if f.fs.onRefused != nil {
+			f.fs.onRefused(f.name)
+		}
 		return &fs.PathError{Op: "flock", Path: f.name, Err: syscall.EWOULDBLOCK}
 	}
 	f.fs.owner[f.name] = f
+	f.fs.mu.Unlock()
 	return nil
 }
 
@@ -243,5 +250,78 @@ func TestLinkedKernelLockNotFooledByASweep(t *testing.T) {
 	}
 	if lock := e.readRaw(t, lockP); bytes.Contains(lock, []byte(`"kernelLock"`)) {
 		t.Errorf("the lock claims a kernel lock on a volume that keeps one per name: %s", lock)
+	}
+}
+
+// lockNameHeld reports whether a handle other than a new one holds the
+// kernel lock of the lock name, as the per-name volume keeps it.
+func lockNameHeld(t *testing.T, fsys *perNameFS) bool {
+	t.Helper()
+	g, err := fsys.OpenFile(lockP, vfs.ReadFlags, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	return vfs.TryLock(g, lockP) != nil
+}
+
+// On a volume whose kernel keeps a lock per name, a holder takes the lock
+// name's own kernel lock only while that name still leads to its file: a
+// lock name replaced between the holder's link() and its open (a forced
+// break and another writer's publish) is another file, whose kernel lock
+// the holder must not take.
+func TestHoldTakesOnlyItsOwnLockNamesKernelLock(t *testing.T) {
+	e, fsys := perNameEstate(t)
+	fsys.onLink = func(newname string) {
+		if newname != lockP {
+			return
+		}
+		if err := fsys.FS.Rename(lockP, "displaced"); err != nil {
+			t.Error(err)
+		}
+		e.writeRaw(t, lockP, []byte("another writer's lock"))
+	}
+	h, err := lockspec.Acquire(context.Background(), fsys, target, fast(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys.onLink = nil
+	if lockNameHeld(t, fsys) {
+		t.Error("the holder took the kernel lock of a lock name that leads to another file")
+	}
+	_ = h.Release() // its lock is gone: lost
+}
+
+// A judge's probe of the lock name at the moment the holder takes that
+// name's kernel lock (per-name volume) is waited out, as every other
+// kernel lock of a holder is: the holder keeps the lock name's lock.
+func TestHoldWaitsOutAProbeOfItsLockName(t *testing.T) {
+	_, fsys := perNameEstate(t)
+	var probe vfs.File
+	fsys.onLink = func(newname string) {
+		if newname != lockP {
+			return
+		}
+		g, err := fsys.OpenFile(lockP, vfs.ReadFlags, 0)
+		if err != nil || vfs.TryLock(g, lockP) != nil {
+			t.Errorf("the judge's probe: %v", err)
+			return
+		}
+		probe = g
+	}
+	fsys.onRefused = func(name string) {
+		if name == lockP && probe != nil {
+			probe.Close() // the judge is done
+			probe = nil
+		}
+	}
+	h, err := lockspec.Acquire(context.Background(), fsys, target, fast(nil))
+	fsys.onLink, fsys.onRefused = nil, nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Release()
+	if !lockNameHeld(t, fsys) {
+		t.Error("a judge's probe at the moment of the hold's try left the lock name without the holder's kernel lock")
 	}
 }
