@@ -361,10 +361,49 @@ func TestDirPublishWithoutItsMarkerIsUndone(t *testing.T) {
 // to go in is removed: nothing is left.
 func TestDirMarkerCreateRefusedLeavesNoStaging(t *testing.T) {
 	e, ffs := dirFaults(t)
-	beforeStaged(ffs, faultfs.OpOpenFile, func(faultfs.Event) error { return syscall.EACCES })
+	tries := 0
+	beforeStaged(ffs, faultfs.OpOpenFile, func(faultfs.Event) error { tries++; return syscall.EACCES })
 	_, err := lockspec.Acquire(context.Background(), ffs, target, fast(locktest.NewMachine("host-a").Spawn()))
 	if !errors.Is(err, syscall.EACCES) {
 		t.Fatalf("Acquire with the marker refused: %v; want EACCES", err)
+	}
+	if tries != 1 {
+		t.Errorf("the marker's create was tried %d times; want once: only a swept staging directory is staged again", tries)
+	}
+	if got := e.ls(t); len(got) != 0 {
+		t.Errorf("left: %q", got)
+	}
+}
+
+// A writer whose staging directory is swept every time it stages (by
+// sweeps of another pid namespace, each as its marker is made) stages
+// again a bounded number of times (four stagings), then fails with the
+// error of its last try and leaves nothing; it does not stage forever.
+func TestDirStagingSweptAgainAndAgainGivesUp(t *testing.T) {
+	e, ffs := dirFaults(t)
+	const bound = 4 // one staging, and maxNamesLost (3) more
+	stagings := 0
+	ffs.Before(func(ev faultfs.Event) error {
+		if ev.Op == faultfs.OpMkdir && strings.Contains(ev.Name, ".staged-") {
+			stagings++
+		}
+		return nil
+	})
+	beforeStaged(ffs, faultfs.OpOpenFile, func(ev faultfs.Event) error {
+		if stagings > bound {
+			return nil // a writer past the bound: let it through, so the test ends
+		}
+		if err := e.fsys.Remove(path.Dir(ev.Name)); err != nil {
+			t.Errorf("sweeping the empty staging directory: %v", err)
+		}
+		return nil
+	})
+	_, err := lockspec.Acquire(context.Background(), ffs, target, fast(locktest.NewMachine("host-a").Spawn()))
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Acquire with every staging directory swept: %v; want it to give up with ENOENT", err)
+	}
+	if stagings != bound {
+		t.Errorf("it staged %d times; want %d", stagings, bound)
 	}
 	if got := e.ls(t); len(got) != 0 {
 		t.Errorf("left: %q", got)

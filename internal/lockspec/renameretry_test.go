@@ -3,6 +3,7 @@ package lockspec_test
 import (
 	"context"
 	"errors"
+	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -149,5 +150,52 @@ func TestDirPublishStopsRetryingWhenCancelled(t *testing.T) {
 	}
 	if got := e.ls(t); len(got) != 0 {
 		t.Errorf("left after the cancelled acquisition: %q", got)
+	}
+}
+
+// A release that moved aside another writer's directory lock (its own was
+// broken and replaced meanwhile) puts it back by the no-replace rename;
+// a put-back refused for a moment (Windows) is tried again within its
+// bound, and the other writer's lock is back, whole, at the lock name.
+func TestDirPutBackRetriesATransientRename(t *testing.T) {
+	defer lockspec.SetTransientRename(isEPERM)()
+	e, ffs := dirFaults(t)
+	m := locktest.NewMachine("host-a")
+	a, err := lockspec.Acquire(context.Background(), ffs, target, fast(m.Spawn()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(e.path(lockP), e.path("broken-by-hand")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := lockspec.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	ffs.Before(func(ev faultfs.Event) error {
+		if ev.Op == faultfs.OpRename && ev.NewName == lockP && refused == 0 {
+			refused++
+			return syscall.EPERM
+		}
+		return nil
+	})
+	if err := a.Release(); !errors.Is(err, lockspec.ErrLockLost) {
+		t.Errorf("the release of a replaced lock: %v; want ErrLockLost", err)
+	}
+	if refused != 1 {
+		t.Fatalf("the put-back's rename was refused %d times; want the release to have put a lock back once", refused)
+	}
+	if err := b.Fence(); err != nil {
+		t.Fatalf("the other writer's fence after the put-back: %v; want its lock back, whole", err)
+	}
+	if err := b.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(e.path("broken-by-hand")); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ls(t); len(got) != 0 {
+		t.Errorf("left: %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package lockspec_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 
@@ -107,6 +108,28 @@ func TestSweepOfProbeNames(t *testing.T) {
 			if e.exists("d/"+n) != kept {
 				t.Errorf("%s: kept = %v; want %v", n, !kept, kept)
 			}
+		}
+	})
+}
+
+// A directory named as a probe name of this host, with no pending twin, is
+// no probe of the lock's (a probe is a link of a pending file): the sweep
+// leaves it, empty as it is, where a probe file would go.
+func TestSweepLeavesADirectoryNamedAsAProbe(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		live := m.Spawn()
+		name := fmt.Sprintf("d/log.json.lock.probe-%s-%d-%s", lockspec.HostHash("host-a"), live.PID(), "89abcdef0123456701234567")
+		if err := os.Mkdir(e.path(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		h, err := lockspec.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Release()
+		if !e.exists(name) {
+			t.Errorf("the sweep removed the directory %s", name)
 		}
 	})
 }
