@@ -61,7 +61,7 @@ func (f *FS) Dir() string { return f.root.Name() }
 // O_CREATE|O_EXCL it fails with a *fs.PathError matching fs.ErrExist when
 // name exists; a missing parent matches fs.ErrNotExist.
 func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
-	file, err := f.root.OpenFile(name, flag, perm)
+	file, err := f.root.OpenFile(name, withoutPollDance(flag), perm)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func (f *FS) Stat(name string) (fs.FileInfo, error) { return f.root.Stat(name) }
 // ReadDir lists the directory name through the root, sorted by file name.
 // Errors are *fs.PathError naming name.
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
-	dir, err := f.root.Open(name)
+	dir, err := f.root.OpenFile(name, withoutPollDance(os.O_RDONLY), 0)
 	if err != nil {
 		return nil, err
 	}

@@ -14,16 +14,18 @@ func (f *FS) renameNoReplace(oldname, newname string) error {
 	if err != nil {
 		return renameError(oldname, newname, err)
 	}
-	od, err := f.root.Open(oldDir)
+	od, err := f.root.OpenFile(oldDir, dirFlags, 0)
 	if err != nil {
 		return renameError(oldname, newname, unwrapPath(err))
 	}
 	defer od.Close()
-	nd, err := f.root.Open(newDir)
-	if err != nil {
-		return renameError(oldname, newname, unwrapPath(err))
+	nd := od // one open when both names are in one directory (the lock's case)
+	if newDir != oldDir {
+		if nd, err = f.root.OpenFile(newDir, dirFlags, 0); err != nil {
+			return renameError(oldname, newname, unwrapPath(err))
+		}
+		defer nd.Close()
 	}
-	defer nd.Close()
 	// Both files stay open (and so their descriptors valid) until the
 	// deferred Close calls, after the system call.
 	if err := renameatNoReplace(int(od.Fd()), oldBase, int(nd.Fd()), newBase); err != nil {
