@@ -130,6 +130,7 @@ func (c *openCmd) open(ctx context.Context, g *globals, out *output, f *openFail
 		return err
 	}
 	defer closeFS()
+	opts = withLabels(opts, c.Agent, operationOpen, pol)
 
 	// The wait line (on a terminal) and the break line, on stderr; none
 	// with --json, and none once Open has returned.

@@ -125,8 +125,7 @@ func (f openFailure) writeJSON(w io.Writer, agent string, err error) error {
 	if h := f.holder; h != nil && h.Mode == 0 {
 		// A regular lock file (a directory under the lock name has no
 		// holder).
-		obj.Holder = &dispatch.Holder{PID: h.PID, Hostname: h.Hostname, State: h.State.String(),
-			Evidence: h.Evidence, AgeMs: h.Age.Milliseconds(), AcquiredAt: h.AcquiredAt}
+		obj.Holder = dispatch.HolderOf(*h)
 	}
 	fmt.Fprintf(w, "%s\n", marshalJSON(obj))
 	return &exitError{code: code}
