@@ -224,9 +224,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		perr := parseError(err, envelope, stderr)
-		if !envelope && openJSONParse(err, args) {
+		if agent, ok := openJSONParse(err, args); ok && !envelope {
 			// pa dispatch open --json: its usage error is its object too.
-			perr = openFailure{}.writeJSON(stderr, "", perr)
+			perr = openFailure{}.writeJSON(stderr, agent, perr)
 		}
 		return report(perr)
 	}

@@ -94,8 +94,8 @@ func TestOpenJSONUnreadableLock(t *testing.T) {
 
 // Usage errors, with --json: exit 1 and the object, code "usage", for an
 // error found by open (--wait with single-flight, a bad agent name) and
-// one of the parse (an unknown --policy, --agent left out); the lock is
-// "" where no valid agent is known.
+// one of the parse (an unknown --policy, a bad --wait, --agent left out);
+// the lock is the --agent's, "" where no valid agent is known.
 func TestOpenJSONUsage(t *testing.T) {
 	home := t.TempDir()
 	c := binClasses[0]
@@ -106,9 +106,11 @@ func TestOpenJSONUsage(t *testing.T) {
 	}{
 		{[]string{"--agent", "demo", "--policy", "single-flight", "--wait", "1s"}, "agents/demo/spawn-log.json.lock", "--wait does not go with --policy single-flight"},
 		{[]string{"--agent", "../x"}, "", "../x"},
-		{[]string{"--agent", "demo", "--policy", "hurry"}, "", "--policy"},
+		{[]string{"--agent", "demo", "--policy", "hurry"}, "agents/demo/spawn-log.json.lock", "--policy"},
+		{[]string{"--agent=demo", "--wait", "soon"}, "agents/demo/spawn-log.json.lock", "--wait"},
+		{[]string{"--policy", "hurry", "--agent", "../x"}, "", "--policy"},
 		{nil, "", "needs --agent"},
-		{[]string{"--agent", "demo", "--wait"}, "", "--wait needs a value"},
+		{[]string{"--agent", "demo", "--wait"}, "agents/demo/spawn-log.json.lock", "--wait needs a value"},
 	} {
 		args := append([]string{"dispatch", "open", "--json"}, tc.args...)
 		r := c.run(t, home, args...)

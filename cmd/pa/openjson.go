@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -40,8 +41,8 @@ const (
 )
 
 // openJSONError is the object. Lock is the agent's lock as pa names it
-// (agents/<agent>/spawn-log.json.lock, whole), "" when the error came
-// before a valid agent's name was known (a parse error, a bad name). Holder is null when no holder is known
+// (agents/<agent>/spawn-log.json.lock, whole), "" when no valid agent's
+// name is known (a bad name, a parse error before any --agent). Holder is null when no holder is known
 // (the lock free, or not read); WaitedMS is how long open waited for the
 // lock, in milliseconds (0 when it never reached the lock).
 type openJSONError struct {
@@ -132,25 +133,32 @@ func (f openFailure) writeJSON(w io.Writer, agent string, err error) error {
 }
 
 // openJSONParse reports whether a parse error of kong's (args the raw
-// args) is one of `pa dispatch open --json`, whose error is
-// then the object too: the command kong got to is dispatch open, and
-// --json is in args before any "--", as a flag (not as the value of a
-// flag that takes one: `--wait --json` is a --wait with no value).
-func openJSONParse(err error, args []string) bool {
+// args) is one of `pa dispatch open --json`, whose error is then the
+// object too: the command kong got to is dispatch open, and --json is in
+// args before any "--", as a flag (not as the value of a flag that takes
+// one: `--wait --json` is a --wait with no value). agent is the --agent
+// given in args (the last one), else PA_AGENT, for the object's lock.
+func openJSONParse(err error, args []string) (agent string, ok bool) {
 	var pe *kong.ParseError
 	if !errors.As(err, &pe) || pe.Context == nil || pe.Context.Selected() == nil || pe.Context.Selected().Path() != "dispatch open" {
-		return false
+		return "", false
 	}
 	takesValue := map[string]bool{"--policy": true}
 	for _, f := range valueFlags {
 		takesValue["--"+f] = true
 	}
+	agent = os.Getenv("PA_AGENT")
 	json := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			return json
+			return agent, json
+		case a == "--agent" && i+1 < len(args):
+			agent = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--agent="):
+			agent = strings.TrimPrefix(a, "--agent=")
 		case takesValue[a]:
 			i++ // its value, whatever it looks like
 		case a == "--json", a == "--json=true", a == "--json=1":
@@ -159,5 +167,5 @@ func openJSONParse(err error, args []string) bool {
 			json = false
 		}
 	}
-	return json
+	return agent, json
 }
