@@ -86,6 +86,24 @@ type Holder struct {
 	AgeMs int64 `json:"ageMs"`
 	// AcquiredAt is the lock's acquiredAt as recorded.
 	AcquiredAt string `json:"acquiredAt"`
+	// LockID, Agent, Operation and Policy are the holder's public-safe
+	// fields as its record says them (the record's lock_id, agent,
+	// operation, policy: locking.Holder's), each left out when not
+	// recorded (a lock of an earlier pa, of the spec's four fields).
+	LockID    string `json:"lockId,omitempty"`
+	Agent     string `json:"agent,omitempty"`
+	Operation string `json:"operation,omitempty"`
+	Policy    string `json:"policy,omitempty"`
+}
+
+// HolderOf is h as `pa board check --json` shows it: values whole, the
+// age in milliseconds.
+func HolderOf(h locking.Holder) *Holder {
+	return &Holder{
+		PID: h.PID, Hostname: h.Hostname, State: h.State.String(), Evidence: h.Evidence,
+		AgeMs: h.Age.Milliseconds(), AcquiredAt: h.AcquiredAt,
+		LockID: h.LockID, Agent: h.Agent, Operation: h.Operation, Policy: h.Policy,
+	}
 }
 
 // DefaultStaleWindow is the spec's LOCK_STALE_AFTER_MS: how old a held
@@ -167,10 +185,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	case err == nil && h.Age > stale:
 		problems = append(problems, Problem{
 			Kind: KindLockHeld, Agent: agent, Path: locking.LockName(logName), LockPath: locking.LockName(logName),
-			Holder: &Holder{
-				PID: h.PID, Hostname: h.Hostname, State: h.State.String(), Evidence: h.Evidence,
-				AgeMs: h.Age.Milliseconds(), AcquiredAt: h.AcquiredAt,
-			},
+			Holder:      HolderOf(h),
 			StaleWindow: stale, Lock: h,
 		})
 	case unreadable(err):

@@ -51,3 +51,10 @@ type ClaimOwner = lockspec.ClaimOwner
 // the write. Its fields are Name (the file) and Err (the sync's error,
 // also Unwrap's).
 type NotSyncedError = lockspec.NotSyncedError
+
+// LabelError is returned by [Acquire] and [Update], before any file is
+// touched, for an [Options] Agent, Operation or Policy a record must not
+// hold: Field names which ("agent", "operation", "policy"); the message
+// never repeats the value. Its code is policy.CodeInvalidLabel
+// (lock_invalid_label).
+type LabelError = lockspec.LabelError

@@ -16,8 +16,29 @@ import (
 // (nil: time.Now; it never decides a break). OnWait and OnBreak, when set,
 // observe from the acquiring goroutine: OnWait once per holder an acquire
 // waits on (with its deadline), OnBreak each automatic break of a
-// provably dead holder; they decide nothing.
+// provably dead holder; they decide nothing. Agent, Operation and Policy
+// label the holder's record (beside its hashed lock_id, [LockID]) for an
+// operator who finds the lock held: public-safe labels ([ValidLabel]; a
+// policy's name, "mutation", "monitor" or "single_flight"), "" not
+// recorded; another value fails [Acquire] and [Update] with a
+// *[LabelError] before any file is touched (issue 17, part 2;
+// docs/spawn-log-lock.md, "The holder's public-safe fields").
 type Options = lockspec.Options
+
+// MaxLabel is the longest agent or operation label of [Options], in bytes.
+const MaxLabel = lockspec.MaxLabel
+
+// ValidLabel reports whether s may be an agent or operation label of
+// [Options]: at most MaxLabel bytes of ASCII letters, digits, spaces and
+// ._:@+- (so never a path, an environment variable or a command line);
+// "" is valid (not recorded).
+func ValidLabel(s string) bool { return lockspec.ValidLabel(s) }
+
+// LockID returns the stable hashed id a record carries for the lock on
+// name (the guarded file's slash name in its FS): "lk_" and 16 hex digits
+// of a SHA-256, never the path; locking/kernel.LockID gives the same for
+// the same name.
+func LockID(name string) string { return lockspec.LockID(name) }
 
 // Host is what the lock knows of the machine it runs on: its Hostname,
 // this process's PID, and whether another pid is Alive (false only when

@@ -188,8 +188,10 @@ func TestBoardCheckSaysWhichEvidenceDecided(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The keys as before, in their order, with evidence after
-			// state where there is one.
-			keys := `^\{"pid":[0-9]+,"hostname":"[^"]*","state":"[^"]*",("evidence":"[^"]*",)?"ageMs":[0-9]+,"acquiredAt":"[^"]*"\}$`
+			// state where there is one, then the holder's public-safe
+			// fields where its record has them.
+			keys := `^\{"pid":[0-9]+,"hostname":"[^"]*","state":"[^"]*",("evidence":"[^"]*",)?"ageMs":[0-9]+,"acquiredAt":"[^"]*"` +
+				`(,"lockId":"lk_[0-9a-f]{16}")?(,"agent":"[^"]*")?(,"operation":"[^"]*")?(,"policy":"[^"]*")?\}$`
 			hasEvidence := strings.Contains(string(js.Problems[0].Holder), `"evidence"`)
 			if !regexp.MustCompile(keys).Match(js.Problems[0].Holder) || h.PID != pid || h.State != tc.state || h.Evidence != tc.evidence ||
 				hasEvidence != (tc.evidence != "") || !strings.HasPrefix(js.Problems[0].Line, lead) {

@@ -223,7 +223,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	registerCompletion(parser) // answers and ends run when the shell asks (COMP_LINE)
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		return report(parseError(err, envelope, stderr))
+		perr := parseError(err, envelope, stderr)
+		if agent, ok := openJSONParse(err, args); ok && !envelope {
+			// pa dispatch open --json: its usage error is its object too.
+			perr = openFailure{}.writeJSON(stderr, agent, perr)
+		}
+		return report(perr)
 	}
 	if err := emptyFlags(kctx, args); err != nil {
 		return report(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -101,9 +102,18 @@ func TestOpenSaysItWaitsOnATerminal(t *testing.T) {
 		t.Errorf("on a terminal: exit %d, stdout %q, terminal %q; want exit 2, the wait line once (%s), then the exit-2 line (%s)",
 			terminal.code, terminal.stdout, terminal.stderr, waitLine, gaveUp)
 	}
-	for name, r := range map[string]result{"stderr a pipe": pipe, "--json on a terminal": jsonOnTerminal} {
-		if r.code != exitProblem || r.stdout != "" || len(splitLines(r.stderr)) != 1 || !gaveUp.MatchString(r.stderr) {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and the exit-2 line alone (%s)", name, r.code, r.stdout, r.stderr, gaveUp)
-		}
+	if r := pipe; r.code != exitProblem || r.stdout != "" || len(splitLines(r.stderr)) != 1 || !gaveUp.MatchString(r.stderr) {
+		t.Errorf("stderr a pipe: exit %d, stdout %q, stderr %q; want exit 2 and the exit-2 line alone (%s)", r.code, r.stdout, r.stderr, gaveUp)
+	}
+	// --json: no wait line, the error as its one object (its message
+	// the exit-2 line without "pa: ").
+	var obj struct {
+		Code    string `json:"error_code"`
+		Message string `json:"message"`
+	}
+	r := jsonOnTerminal
+	if err := json.Unmarshal([]byte(r.stderr), &obj); r.code != exitProblem || r.stdout != "" || len(splitLines(r.stderr)) != 1 || err != nil ||
+		obj.Code != "lock_acquire_timeout" || !gaveUp.MatchString("pa: "+obj.Message) {
+		t.Errorf("--json on a terminal: exit %d, stdout %q, stderr %q; want exit 2 and the error's object alone (%s)", r.code, r.stdout, r.stderr, gaveUp)
 	}
 }

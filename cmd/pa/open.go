@@ -23,7 +23,7 @@ import (
 type openCmd struct {
 	Agent string `help:"The agent (one safe folder name)." env:"PA_AGENT" predictor:"agent" required:"" placeholder:"NAME" type:"needed"`
 	Title string `help:"The dispatch's title." placeholder:"T" type:"needed"`
-	JSON  bool   `name:"json" help:"Print the whole record as JSON instead of the id alone."`
+	JSON  bool   `name:"json" help:"Print the whole record as JSON instead of the id alone, and an error as one JSON object on stderr."`
 	// Policy is how a held lock is met (locking/policy, the kernel-lock
 	// design's acquisition policies).
 	Policy string `help:"How a held lock is met: mutation (wait up to --wait, then fail naming the holder), monitor (the same, --wait 1s by default, for a caller that tries again on its own schedule), single-flight (no wait: a live holder means a dispatch is already being opened; exit 3, nothing recorded)." enum:"mutation,monitor,single-flight" default:"mutation" placeholder:"POLICY"`
@@ -73,6 +73,12 @@ waits: with the lock held by a live holder it records nothing and exits 3,
 saying so in one line (with --json, {"recorded":false,"error_code":"lock_held",
 ...} on stdout).
 
+With --json every error is one JSON object on stderr instead of its line,
+the exit code the same: {"error_code":...,"message":...,"lock":...,
+"holder":{"pid":...,"hostname":...,"state":...,"evidence":...,"ageMs":...,
+"acquiredAt":...} or null,"waited_ms":...}, "dispatch_id" too when the
+dispatch was recorded. The codes are listed in docs/cli.md.
+
 Exit codes: 0 recorded; 1 usage or bad input (a bad agent name or one spelled
 otherwise on disk on a volume that ignores case, a title that
 is not valid UTF-8, a spawn-log or board that does not parse, a board that
@@ -90,8 +96,23 @@ Example:
   pa dispatch open --agent demo --title "first dispatch"`
 }
 
-// Run records the dispatch.
+// Run records the dispatch. With --json, its error is one JSON object on
+// stderr (openJSONError), its exit code the same.
 func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
+	var f openFailure
+	err := c.open(ctx, g, out, &f)
+	var ee *exitError
+	if errors.As(err, &ee) && ee.msg == "" {
+		return err // no line: already said (single-flight's object)
+	}
+	if err != nil && c.JSON {
+		return f.writeJSON(out.stderr, c.Agent, err)
+	}
+	return err
+}
+
+// open is Run; a failure of dispatch.Open is observed in f.
+func (c *openCmd) open(ctx context.Context, g *globals, out *output, f *openFailure) error {
 	// The agent's name is said before the title (openLocked checks it
 	// again).
 	if err := checkAgent(c.Agent); err != nil {
@@ -109,6 +130,7 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 	defer closeFS()
+	opts = withLabels(opts, c.Agent, operationOpen, pol)
 
 	// The wait line (on a terminal) and the break line, on stderr; none
 	// with --json, and none once Open has returned.
@@ -116,9 +138,11 @@ func (c *openCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if !c.JSON {
 		events.observe(&opts, isTerminal(out.stderr))
 	}
+	start := time.Now()
 	rec, err := dispatch.Open(ctx, fsys, c.Agent, c.Title, opts)
 	events.end()
 	if err != nil {
+		f.observe(fsys, c.Agent, opts, err, time.Since(start), rec.ID)
 		if held, ok := singleFlightHeld(pol, err); ok {
 			return c.alreadyOpening(out, g.adviceFor(c.Agent, fsys), held)
 		}

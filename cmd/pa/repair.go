@@ -14,6 +14,7 @@ import (
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/locking/policy"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
@@ -84,7 +85,7 @@ func (c *repairCmd) Run(ctx context.Context, g *globals, out *output) error {
 	all := []jsonAdded{}
 	code := exitOK
 	for _, agent := range agents {
-		added, err := c.repairOne(ctx, fsys, g.adviceFor(agent, fsys), opts, out)
+		added, err := c.repairOne(ctx, fsys, g.adviceFor(agent, fsys), withLabels(opts, agent, operationRepair, policy.Mutation), out)
 		for _, it := range added {
 			all = append(all, jsonAdded{Agent: agent, Path: estate.BoardPath(agent), Item: it})
 			if !c.JSON {

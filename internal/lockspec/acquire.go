@@ -47,6 +47,9 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
+	if err := e.checkLabels(LockName(name)); err != nil {
+		return nil, err // before any file is touched
+	}
 	start := time.Now()
 	n := e.names(name)
 	// Every name of the hold is in the lock's folder: open it once, so that
@@ -173,7 +176,8 @@ func (h *Hold) recordFor(claim bool, key vfs.FileKey) recordAt {
 			kernel = &key
 		}
 		h.record = record{PID: h.n.pid, Hostname: h.e.host.Hostname(), Token: h.token}.
-			withIdentity(h.e.selfIdentity(), kernel).template()
+			withIdentity(h.e.selfIdentity(), kernel).
+			withLabels(LockID(h.n.target), h.e.agent, h.e.operation, h.e.policy).template()
 		h.recordClaim, h.recordKey = claim, key
 	}
 	return h.record

@@ -53,6 +53,10 @@ func FuzzParseRecord(f *testing.F) {
 		`{"pid":7,"hostname":"h","token":"t","boot":"0F6C3F1E-5B8E-4E55-9D3C-6F0A1B2C3D4E","pidNamespace":0,"startTime":-1,"kernelLock":{"dev":1,"ino":0},"acquiredAt":"x"}`,
 		`{"pid":7,"hostname":"h","token":"t","pidNamespace":"4026531836","startTime":1.5,"kernelLock":{"dev":1,"ino":2,"ino":3},"acquiredAt":"x"}`,
 		`{"pid":7,"hostname":"h","token":"t","startTime":18446744073709551616,"kernelLock":{"dev":1,"ino":2},"acquiredAt":"x"}`,
+		`{"pid":7,"hostname":"h","token":"t","kernelLock":{"dev":1,"ino":2},"lock_id":"lk_0123456789abcdef","agent":"demo","operation":"dispatch open","policy":"single_flight","acquiredAt":"x"}`,
+		`{"pid":7,"hostname":"h","token":"t","lock_id":"lk_0123456789ABCDEF","agent":"/home/a","operation":"$HOME","policy":"hurry","acquiredAt":"x"}`,
+		`{"pid":7,"hostname":"h","token":"t","policy":"monitor","agent":"a","acquiredAt":"x"}`,
+		`{"pid":7,"hostname":"h","token":"t","agent":"","operation":null,"lock_id":5,"acquiredAt":"x"}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -75,9 +79,11 @@ func FuzzParseRecord(f *testing.F) {
 			if p.claimsKernel {
 				kernel = &p.kernel
 			}
-			again, ok := parseRecord(record{PID: p.pid, Hostname: p.hostname, Token: p.token, AcquiredAt: p.acquiredAt}.withIdentity(p.id, kernel).encode())
+			l := p.labels
+			again, ok := parseRecord(record{PID: p.pid, Hostname: p.hostname, Token: p.token, AcquiredAt: p.acquiredAt}.withIdentity(p.id, kernel).
+				withLabels(l.lockID, l.agent, l.operation, l.policy).encode())
 			if !ok || again.pid != p.pid || again.hostname != p.hostname || again.token != p.token || again.acquiredAt != p.acquiredAt ||
-				again.id != p.id || again.claimsKernel != p.claimsKernel || again.kernel != p.kernel {
+				again.id != p.id || again.claimsKernel != p.claimsKernel || again.kernel != p.kernel || again.labels != p.labels {
 				t.Fatalf("parseRecord(%q) = %+v, which re-encodes to %+v", data, p, again)
 			}
 		}

@@ -100,6 +100,14 @@ type Holder struct {
 	// exclusive kernel lock on it.
 	KernelLock bool
 
+	// LockID, Agent, Operation and Policy are the holder's public-safe
+	// fields as its record says them (the lock's hashed id, [LockID]; the
+	// labels of [Options]): each "" when not recorded (an earlier record,
+	// a caller that gave none) or not in its valid shape. They are
+	// untrusted and decide nothing; each holds only letters, digits,
+	// spaces and ._:@+-.
+	LockID, Agent, Operation, Policy string
+
 	// OtherNamespace reports, for a holder judged alive (by its kernel
 	// lock), that the lock records a pid namespace of this host that is
 	// not the judge's: its pid is not this namespace's process of that
@@ -157,6 +165,7 @@ func (e *env) judge(data []byte, size int64, fileTime time.Time, kernel func(vfs
 	h.PID, h.Hostname, h.HasHostname = rec.pid, rec.hostname, rec.hasHostname
 	h.Token, h.AcquiredAt = rec.token, rec.acquiredAt
 	h.Identity, h.KernelLock = rec.id, rec.claimsKernel
+	h.LockID, h.Agent, h.Operation, h.Policy = rec.labels.lockID, rec.labels.agent, rec.labels.operation, rec.labels.policy
 	later := fileTime
 	if t, ok := parseAcquiredAt(rec.acquiredAt); ok && t.After(later) {
 		later = t

@@ -96,6 +96,23 @@ type Options struct {
 	// answering true selects it too. With hard links it changes nothing.
 	ExclusiveCreate bool
 
+	// Agent and Operation are the holder's public-safe labels, written in
+	// its record beside the lock's id (lock_id) for an operator who finds
+	// the lock held: the agent ("demo") and what it does ("dispatch open",
+	// "board repair"). Each is at most MaxLabel (64) bytes of letters,
+	// digits, spaces and ._:@+- ([ValidLabel]), never a path, an
+	// environment variable or a command line; another value makes
+	// [Acquire], [Update] and [UpdateMapped] fail with a *[LabelError]
+	// before any file is touched. Empty: not recorded (the default).
+	Agent, Operation string
+
+	// Policy is the holder's acquisition policy as its record says it:
+	// "mutation", "monitor" or "single_flight" (locking/policy's
+	// Policy.String), "" not recorded (the default); another value is a
+	// *[LabelError] as for Agent. It only labels the record: the wait is
+	// Timeout's.
+	Policy string
+
 	onStep      func(Step)
 	afterCommit func(h *Hold) error
 	rand        io.Reader
@@ -166,6 +183,8 @@ type env struct {
 	// exclusive: the spec's exclusive create where link() is refused
 	// (Options.ExclusiveCreate, or the FS's ExclusiveCreateFS: forFS).
 	exclusive bool
+	// agent, operation and policy are the record's labels (Options).
+	agent, operation, policy string
 }
 
 func (o Options) env() *env {
@@ -176,6 +195,7 @@ func (o Options) env() *env {
 		onStep: o.onStep, afterCommit: o.afterCommit,
 		restore: o.restore, onRestore: o.onRestore,
 		exclusive: o.ExclusiveCreate,
+		agent:     o.Agent, operation: o.Operation, policy: o.Policy,
 	}
 	if e.host == nil {
 		e.host = OSHost()

@@ -26,9 +26,13 @@ const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 // record is the lock's content (spec: The lock file and the names beside
 // it): one JSON object with pid, hostname, token and acquiredAt, and, where
 // the host knows them, the holder's identity and the kernel lock it holds
-// on the lock's inode (docs/spawn-log-lock.md, "Proof of death"). The
-// spec's readers ignore the keys they do not know. acquiredAt stays last
-// (template).
+// on the lock's inode (docs/spawn-log-lock.md, "Proof of death"), then
+// the holder's public-safe fields (label.go): lock_id, and agent,
+// operation and policy where the caller gave them. Those four are
+// snake_case lock_id as the kernel-lock design and the kernel lock's record
+// name it (an incident row of either lock carries the same lock_id), the
+// others one word each. The spec's readers ignore the keys they do not
+// know. acquiredAt stays last (template).
 type record struct {
 	PID          int             `json:"pid"`
 	Hostname     string          `json:"hostname"`
@@ -37,7 +41,17 @@ type record struct {
 	PIDNamespace uint64          `json:"pidNamespace,omitempty"`
 	StartTime    uint64          `json:"startTime,omitempty"`
 	KernelLock   *kernelLockJSON `json:"kernelLock,omitempty"`
+	LockID       string          `json:"lock_id,omitempty"`
+	Agent        string          `json:"agent,omitempty"`
+	Operation    string          `json:"operation,omitempty"`
+	Policy       string          `json:"policy,omitempty"`
 	AcquiredAt   string          `json:"acquiredAt"`
+}
+
+// withLabels returns r with the holder's public-safe fields.
+func (r record) withLabels(lockID, agent, operation, policy string) record {
+	r.LockID, r.Agent, r.Operation, r.Policy = lockID, agent, operation, policy
+	return r
 }
 
 // kernelLockJSON is the record's claim that its holder keeps an exclusive
@@ -102,6 +116,14 @@ type parsedRecord struct {
 	// claimsKernel (a claim not in its valid shape is none).
 	kernel       vfs.FileKey
 	claimsKernel bool
+	// labels are the holder's public-safe fields as recorded: one absent,
+	// not a string or not in its valid shape is "" (not recorded).
+	labels labels
+}
+
+// labels are a record's lock_id, agent, operation and policy.
+type labels struct {
+	lockID, agent, operation, policy string
 }
 
 // parseRecord parses a lock's bytes. It reports ok=false, an unreadable lock,
@@ -163,8 +185,34 @@ func parseAnyRecord(data []byte) (parsedRecord, bool) {
 		}
 	}
 	p.id, p.kernel, p.claimsKernel = parseIdentity(raw)
+	p.labels = parseLabels(raw)
 	return p, true
 }
+
+// parseLabels reads the public-safe fields of a record. Each must be a
+// string in its one shape (lock_id as LockID makes it, agent and
+// operation ValidLabel, policy a policy's name), else it counts as not
+// recorded: a record read back is untrusted, and a field never makes a
+// lock unreadable, nor easier to break (nothing judges by them).
+func parseLabels(raw map[string]json.RawMessage) labels {
+	var l labels
+	for key, f := range map[string]struct {
+		dst   *string
+		valid func(string) bool
+	}{
+		"lock_id": {&l.lockID, validLockID}, "agent": {&l.agent, nonEmptyLabel},
+		"operation": {&l.operation, nonEmptyLabel}, "policy": {&l.policy, validPolicy},
+	} {
+		var s string
+		if v := bytes.TrimSpace(raw[key]); len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil && f.valid(s) {
+			*f.dst = s
+		}
+	}
+	return l
+}
+
+// nonEmptyLabel is ValidLabel for a label that is recorded.
+func nonEmptyLabel(s string) bool { return s != "" && ValidLabel(s) }
 
 // parseIdentity reads the identity fields of a record. Each must be of its
 // one shape (boot a lowercase UUID; pidNamespace and startTime plain

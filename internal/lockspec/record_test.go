@@ -165,3 +165,45 @@ const (
 func past64(n uint64) string {
 	return new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 64), new(big.Int).SetUint64(n)).String()
 }
+
+// The holder's public-safe fields (record.go parseLabels; recordown.go for
+// the fast parse): an old record without them is read as before, every
+// field empty; a record with them gives them back, in pa's order or any
+// other; one of a wrong type or shape (a path, a number, null, an escape,
+// a policy that is no policy) counts as not recorded, and never makes the
+// lock unreadable or its holder judged otherwise.
+func TestLabelFieldsParse(t *testing.T) {
+	e := newEstate(t, classes[0])
+	m := locktest.NewMachine("host-a")
+	holder := m.SpawnIn(nsA)
+	judge := m.SpawnIn(nsA)
+	pid := holder.PID()
+	id := lockspec.LockID(target)
+
+	e.setLock(t, identityLock(pid, "host-a"))
+	old := e.inspectBy(t, judge)
+	if old.State != lockspec.StateAlive || old.LockID != "" || old.Agent != "" || old.Operation != "" || old.Policy != "" {
+		t.Fatalf("an old record: %v, labels %q %q %q %q; want alive and none", old.State, old.LockID, old.Agent, old.Operation, old.Policy)
+	}
+	all := []string{`"lock_id":"` + id + `"`, `"agent":"demo"`, `"operation":"board repair"`, `"policy":"monitor"`}
+	for _, fields := range [][]string{all, {all[3], all[1], all[0], all[2]}} {
+		e.setLock(t, identityLock(pid, "host-a", fields...))
+		got := e.inspectBy(t, judge)
+		if got.State != old.State || got.PID != pid || got.LockID != id || got.Agent != "demo" || got.Operation != "board repair" || got.Policy != "monitor" {
+			t.Errorf("%s: %v, labels %q %q %q %q; want alive and each label", fields, got.State, got.LockID, got.Agent, got.Operation, got.Policy)
+		}
+	}
+	for _, field := range []string{
+		`"lock_id":"/home/alice/d/log.json"`, `"lock_id":"lk_0123456789ABCDEF"`, `"lock_id":"lk_0123"`, `"lock_id":5`,
+		`"agent":"/home/alice"`, `"agent":"a\u001b[2J"`, `"agent":""`, `"agent":null`, `"agent":"` + strings.Repeat("a", 65) + `"`,
+		`"operation":"$HOME"`, `"operation":["x"]`, `"operation":"a\\b"`,
+		`"policy":"hurry"`, `"policy":"single-flight"`, `"policy":1`,
+	} {
+		e.setLock(t, identityLock(pid, "host-a", field))
+		got := e.inspectBy(t, judge)
+		if got.State != old.State || got.Evidence != old.Evidence || got.LockID != "" || got.Agent != "" || got.Operation != "" || got.Policy != "" {
+			t.Errorf("%s: %v (%q), labels %q %q %q %q; want alive as without it and the label not recorded",
+				field, got.State, got.Evidence, got.LockID, got.Agent, got.Operation, got.Policy)
+		}
+	}
+}

@@ -9,8 +9,9 @@ import (
 // parseOwnRecord parses, without encoding/json, a lock in the one shape
 // this package writes (record.encode): {"pid":N,"hostname":"…","token":"…",
 // then, each where present and in this order, "boot":"<uuid>",
-// "pidNamespace":N, "startTime":N, "kernelLock":{"dev":N,"ino":N}, then
-// "acquiredAt":"…"}, no space, integers with no leading zero (a pid of
+// "pidNamespace":N, "startTime":N, "kernelLock":{"dev":N,"ino":N},
+// "lock_id":"…", "agent":"…", "operation":"…", "policy":"…" (each in its
+// valid shape: parseLabels), then "acquiredAt":"…"}, no space, integers with no leading zero (a pid of
 // 1..maxPID; pidNamespace, startTime and ino of 1 or more), and strings of
 // printable ASCII with no quote or backslash. It reports ok=false for
 // anything else, which parseAnyRecord then reads; what it accepts,
@@ -72,6 +73,21 @@ func parseOwnRecord(data []byte) (parsedRecord, bool) {
 			return p, false
 		}
 		p.kernel, p.claimsKernel = key, true
+	}
+	for _, f := range []struct {
+		key   string
+		dst   *string
+		valid func(string) bool
+	}{
+		{`,"lock_id":"`, &p.labels.lockID, validLockID}, {`,"agent":"`, &p.labels.agent, nonEmptyLabel},
+		{`,"operation":"`, &p.labels.operation, nonEmptyLabel}, {`,"policy":"`, &p.labels.policy, validPolicy},
+	} {
+		if r, ok := bytes.CutPrefix(rest, []byte(f.key)); ok {
+			*f.dst, r = cutPlain(r)
+			if rest, ok = bytes.CutPrefix(r, []byte(`"`)); !ok || !f.valid(*f.dst) || *f.dst == "" {
+				return p, false // encoding/json reads it, and says what it is
+			}
+		}
 	}
 	if rest, ok = bytes.CutPrefix(rest, []byte(`,"acquiredAt":"`)); !ok {
 		return p, false
