@@ -1,10 +1,7 @@
 package lockspec
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"path"
 
 	"github.com/pa-toolkit/pa/locking/policy"
 )
@@ -15,8 +12,9 @@ import (
 // variable or a command line: the labels are checked on the way in
 // (checkLabels) and on the way back (parseLabels).
 
-// MaxLabel is the longest agent or operation label, in bytes.
-const MaxLabel = 64
+// MaxLabel is the longest agent or operation label, in bytes
+// ([policy.MaxLabel]).
+const MaxLabel = policy.MaxLabel
 
 // LabelError is returned by [Acquire], [Update] and [UpdateMapped],
 // before any file is touched, when [Options] Agent, Operation or Policy is
@@ -42,25 +40,9 @@ func (e *LabelError) Error() string {
 // ErrorCode returns [policy.CodeInvalidLabel].
 func (e *LabelError) ErrorCode() policy.Code { return policy.CodeInvalidLabel }
 
-// ValidLabel reports whether s may be a record's agent or operation: at
-// most [MaxLabel] bytes of ASCII letters, digits, spaces and ._:@+- (no
-// '/', '\\', '$', '%', '=' or control character, so no path, variable or
-// command line of any length). The empty label is valid: not recorded.
-func ValidLabel(s string) bool {
-	if len(s) > MaxLabel {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case c == ' ', c == '.', c == '_', c == ':', c == '@', c == '+', c == '-':
-		default:
-			return false
-		}
-	}
-	return true
-}
+// ValidLabel reports whether s may be a record's agent or operation
+// ([policy.ValidLabel]). The empty label is valid: not recorded.
+func ValidLabel(s string) bool { return policy.ValidLabel(s) }
 
 // validPolicy reports whether s may be a record's policy: "" (not
 // recorded) or a policy's stable name (policy.Policy.String).
@@ -87,16 +69,10 @@ func validLockID(s string) bool {
 }
 
 // LockID returns the stable hashed id of the lock on name, the guarded
-// file's slash-separated name in its FS (spawn-log.json's, not the
-// .lock's): "lk_" and 16 hex digits of a SHA-256, the kernel lock's
-// (locking/kernel.LockID) for the same name, so the two locks' records and
-// incident rows of one file agree. It never holds the path itself, and
-// every process that names the file alike (the same FS root) gets the same
-// id.
-func LockID(name string) string {
-	sum := sha256.Sum256([]byte("file_lock_v0\x00" + path.Clean(name)))
-	return "lk_" + hex.EncodeToString(sum[:8])
-}
+// file's slash-separated name in its FS ([policy.LockID]: the kernel
+// lock's too, so the two locks' records and incident rows of one file
+// agree). It never holds the path itself.
+func LockID(name string) string { return policy.LockID(name) }
 
 // checkLabels refuses, for the lock lock, labels a record must not hold
 // (Options Agent, Operation, Policy).

@@ -97,10 +97,10 @@ func check(lock string, o Options) error {
 	if !o.Policy.Valid() {
 		return fmt.Errorf("lock %s: %w %d", lock, policy.ErrUnknown, int(o.Policy))
 	}
-	if !validLabel(o.Agent) {
+	if !policy.ValidLabel(o.Agent) {
 		return &LabelError{Lock: lock, Field: "agent"}
 	}
-	if !validLabel(o.Operation) {
+	if !policy.ValidLabel(o.Operation) {
 		return &LabelError{Lock: lock, Field: "operation"}
 	}
 	return nil

@@ -6,9 +6,6 @@ import (
 	"github.com/pa-toolkit/pa/locking/policy"
 )
 
-// maxLabel is the longest Agent or Operation label, in bytes.
-const maxLabel = 64
-
 // LabelError is returned by [Acquire] and [Update], before any file is
 // touched, when [Options] Agent or Operation is not a short public-safe
 // label: Field is "agent" or "operation". Its code is
@@ -22,25 +19,8 @@ type LabelError struct {
 
 // Error names the lock, the label and what a label may hold.
 func (e *LabelError) Error() string {
-	return fmt.Sprintf("lock %s: the %s label must be at most %d letters, digits, spaces or ._:@+- (never a path, variable or command line)", e.Lock, e.Field, maxLabel)
+	return fmt.Sprintf("lock %s: the %s label must be at most %d letters, digits, spaces or ._:@+- (never a path, variable or command line)", e.Lock, e.Field, policy.MaxLabel)
 }
 
 // ErrorCode returns [policy.CodeInvalidLabel].
 func (e *LabelError) ErrorCode() policy.Code { return policy.CodeInvalidLabel }
-
-// validLabel reports whether s is a public-safe label.
-func validLabel(s string) bool {
-	if len(s) > maxLabel {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case c == ' ', c == '.', c == '_', c == ':', c == '@', c == '+', c == '-':
-		default:
-			return false
-		}
-	}
-	return true
-}

@@ -1,14 +1,13 @@
 package kernel
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 	"strings"
 	"time"
+
+	"github.com/pa-toolkit/pa/locking/policy"
 )
 
 // Record is the holder's public-safe record (design: Holder And Incident
@@ -54,10 +53,7 @@ var ErrNoRecord = errors.New("no readable holder record")
 // slash-separated name in its [vfs.FS]: "lk_" and 16 hex digits of a
 // SHA-256. It never holds the path itself; two processes that name the
 // file alike (the same FS root) get the same id.
-func LockID(name string) string {
-	sum := sha256.Sum256([]byte("file_lock_v0\x00" + path.Clean(name)))
-	return "lk_" + hex.EncodeToString(sum[:8])
-}
+func LockID(name string) string { return policy.LockID(name) }
 
 // encode returns the record's JSON and a newline.
 func (r Record) encode() []byte {
