@@ -63,6 +63,9 @@ var (
 	paNoLinks = Contender{Key: "pa-nolinks", Name: "pa (no hard links)", Locks: true,
 		Note: "locking.Update on vfs/nolinkfs over vfs/osfs: link() refused, the lock published by the directory publish (its record staged in a directory of its own, renamed into place); the same commit",
 		Open: func(dir string) (Instance, error) { return orNil(openPA(dir, false)) }}
+	paKernel = Contender{Key: "pa-kernel", Name: "pa kernel lock", Locks: true,
+		Note: "locking/kernel.Update on vfs/osfs: a non-blocking flock on data.json.lock with a bounded sleep between tries (the design of kernel-lock-policies.txt), its holder record written into the lock file, the lock file never removed; its own commit (temp, fsync, rename, folder fsync)",
+		Open: func(dir string) (Instance, error) { return orNil(openKernel(dir)) }}
 	gofrsFlock = Contender{Key: "flock", Name: "gofrs/flock", Locks: true,
 		Note: "github.com/gofrs/flock: Lock (flock(LOCK_EX), blocking in the kernel) on data.json.lock, Unlock; the hand-written write path",
 		Open: func(dir string) (Instance, error) {
@@ -89,8 +92,8 @@ var (
 
 // allContenders are every contender; lockContenders those that lock.
 var (
-	allContenders  = []Contender{paLinks, paNoLinks, gofrsFlock, goLockedfile, nightlyone, floor}
-	lockContenders = []Contender{paLinks, paNoLinks, gofrsFlock, goLockedfile, nightlyone}
+	allContenders  = []Contender{paLinks, paNoLinks, paKernel, gofrsFlock, goLockedfile, nightlyone, floor}
+	lockContenders = []Contender{paLinks, paNoLinks, paKernel, gofrsFlock, goLockedfile, nightlyone}
 )
 
 // contenderByKey finds a contender by its Key.

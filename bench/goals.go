@@ -71,6 +71,24 @@ func goals(res *results) []goal {
 		}
 	}
 
+	// The kernel lock (locking/kernel, issue 17 part 4): within a few
+	// percent of gofrs/flock uncontended, which takes the same flock.
+	for _, label := range []string{"tmpfs", "temp dir"} {
+		what := fmt.Sprintf("Uncontended update on the %s, %s: at most %.2fx gofrs/flock", label, paKernel.Name, kernelLimit)
+		var u *uncontendedResult
+		for _, x := range res.Uncontended {
+			if x.Label == label {
+				u = x
+			}
+		}
+		if u == nil || u.PerUpdate[paKernel.Key] == nil {
+			add(what, "-", notRun)
+			continue
+		}
+		r := median(pairedRatios(u.PerUpdate[paKernel.Key], u.PerUpdate[gofrsFlock.Key]))
+		add(what, fmt.Sprintf("%s (%s vs %s)", fmtRatio(r), fmtDur(median(u.PerUpdate[paKernel.Key])), fmtDur(median(u.PerUpdate[gofrsFlock.Key]))), judge(r, kernelLimit))
+	}
+
 	// Contended.
 	for _, c := range paClasses {
 		for _, g := range []struct {
@@ -196,3 +214,7 @@ func goalsTable(res *results) table {
 	t.Notes = []string{"Every ratio is against a baseline measured in the same run, interleaved; the baselines are never tuned down. MISS is a result, shown with its figure."}
 	return t
 }
+
+// kernelLimit is the kernel lock's uncontended goal against gofrs/flock:
+// "within a few percent" (issue 17, part 4).
+const kernelLimit = 1.05

@@ -97,3 +97,24 @@ func TestBurstGoals(t *testing.T) {
 		t.Errorf("a run without a burst of 1,024: verdicts %q, want 4 x %q", got, notRun)
 	}
 }
+
+// The kernel lock's uncontended goal is judged on each folder at 1.05x
+// gofrs/flock's, paired round by round: 1.02x passes, 1.2x misses.
+func TestKernelLockUncontendedGoal(t *testing.T) {
+	for _, c := range []struct {
+		ratio float64
+		want  string
+	}{{1.02, "PASS"}, {1.2, "MISS"}} {
+		flock := []time.Duration{100 * time.Microsecond, 110 * time.Microsecond}
+		ours := []time.Duration{time.Duration(float64(flock[0]) * c.ratio), time.Duration(float64(flock[1]) * c.ratio)}
+		res := &results{Uncontended: []*uncontendedResult{
+			{Label: "tmpfs", PerUpdate: map[string][]time.Duration{paKernel.Key: ours, gofrsFlock.Key: flock}},
+			{Label: "temp dir", PerUpdate: map[string][]time.Duration{paKernel.Key: ours, gofrsFlock.Key: flock}},
+		}}
+		for _, label := range []string{"tmpfs", "temp dir"} {
+			if got := verdicts(goals(res), "Uncontended update on the "+label+", "+paKernel.Name+":"); len(got) != 1 || got[0] != c.want {
+				t.Errorf("%s at %.2fx: verdicts %q; want one %s", label, c.ratio, got, c.want)
+			}
+		}
+	}
+}

@@ -135,7 +135,7 @@ type handoffResult struct {
 }
 
 // handoffContenders are the locks whose handoff is measured.
-var handoffContenders = []Contender{paLinks, paNoLinks, gofrsFlock, goLockedfile, nightlyone}
+var handoffContenders = []Contender{paLinks, paNoLinks, paKernel, gofrsFlock, goLockedfile, nightlyone}
 
 // measureHandoff runs rounds of handoffs per contender in base, interleaved.
 func measureHandoff(base string, perRound, rounds int, progress func(string)) (*handoffResult, error) {

@@ -82,8 +82,9 @@ func (p *paInstance) HardLinks() (bool, error) {
 
 func (p *paInstance) Close() error { return p.root.Close() }
 
-// orNil returns a nil Instance (not a nil *paInstance in one) on an error.
-func orNil(p *paInstance, err error) (Instance, error) {
+// orNil returns a nil Instance (not a nil *paInstance or *kernelInstance
+// in one) on an error.
+func orNil[T Instance](p T, err error) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
