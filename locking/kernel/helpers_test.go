@@ -141,10 +141,28 @@ func (c *holder) wait(t *testing.T) {
 
 func (c *holder) pid() int { return c.cmd.Process.Pid }
 
-// newFS returns a faultfs over an osfs in a fresh folder, and the folder.
+// volumeEnv names a folder on a real volume (conformance/volumes mounts
+// ext4, xfs, btrfs, tmpfs, exFAT and NTFS) in which every test's folder is
+// made instead of the temp dir, so that the kernel lock's rows are proved
+// on each volume.
+const volumeEnv = "PA_TEST_VOLUME_DIR"
+
+// newFS returns a faultfs over an osfs in a fresh folder, and the folder:
+// under $PA_TEST_VOLUME_DIR when set, else the test's temp dir.
 func newFS(t *testing.T) (*faultfs.FS, string) {
 	t.Helper()
 	dir := t.TempDir()
+	if vol := os.Getenv(volumeEnv); vol != "" {
+		var err error
+		if dir, err = os.MkdirTemp(vol, "kernel-"); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Error(err)
+			}
+		})
+	}
 	o, err := osfs.New(dir)
 	if err != nil {
 		t.Fatal(err)
