@@ -129,3 +129,26 @@ func TestOpenLockLostBeforeBoardPasteRepair(t *testing.T) {
 		})
 	}
 }
+
+// With --json, an open whose lock was lost after its commit, before the
+// board write, says not_on_board with the dispatch's id: never lock_lost,
+// which means nothing was committed (a script that retried on it would
+// record the dispatch twice).
+func TestOpenJSONLockLostBeforeBoardIsNotOnBoard(t *testing.T) {
+	c := binClass{"links", func() string { return paFaultBin }, ""}
+	home := t.TempDir()
+	if r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--title", "first"); r.code != 0 {
+		t.Fatalf("first open: exit %d, %q", r.code, r.stderr)
+	}
+	r := runCmd(t, c.command(home, []string{"PA_FAULT_LOSE_LOCK_AT=commit:renamed"}, "dispatch", "open", "--agent", "demo", "--title", "second", "--json"))
+	var obj struct {
+		ErrorCode  string `json:"error_code"`
+		DispatchID *int   `json:"dispatch_id"`
+	}
+	if err := json.Unmarshal([]byte(r.stderr), &obj); err != nil || r.code != exitProblem {
+		t.Fatalf("exit %d, stderr %q (%v); want exit 2 and one JSON object", r.code, r.stderr, err)
+	}
+	if obj.ErrorCode != "not_on_board" || obj.DispatchID == nil || *obj.DispatchID != 2 {
+		t.Errorf("error_code %q, dispatch_id %v; want not_on_board with dispatch 2", obj.ErrorCode, obj.DispatchID)
+	}
+}

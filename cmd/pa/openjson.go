@@ -88,8 +88,9 @@ func (f *openFailure) observe(fsys vfs.FS, agent string, opts locking.Options, e
 }
 
 // codeOf is the error_code of err (pa's line, an *exitError) for an open
-// that failed with f.cause: policy's code where the cause has one, else
-// pa's own by the exit code and the cause.
+// that failed with f.cause: not_on_board for a dispatch recorded but not
+// on the board, policy's code where the cause has one, else pa's own by
+// the exit code and the cause.
 func (f openFailure) codeOf(err error) policy.Code {
 	var ee *exitError
 	code := exitUsage
@@ -97,15 +98,18 @@ func (f openFailure) codeOf(err error) policy.Code {
 		code = ee.code
 	}
 	var nb *dispatch.NotOnBoardError
+	// not_on_board comes before the lock's own code: the dispatch is in
+	// the spawn-log (a lock lost after the commit, before the board write,
+	// would otherwise say lock_lost, which means nothing was committed).
 	switch c, ok := policy.CodeOf(f.cause); {
 	case code == exitUsage:
 		return codeUsage
+	case errors.As(f.cause, &nb):
+		return codeNotOnBoard
 	case ok:
 		return c
 	case errors.Is(f.cause, context.Canceled):
 		return codeInterrupted
-	case errors.As(f.cause, &nb):
-		return codeNotOnBoard
 	}
 	return codeLockIO
 }
