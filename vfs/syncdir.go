@@ -2,7 +2,6 @@ package vfs
 
 import (
 	"errors"
-	"os"
 	"runtime"
 	"syscall"
 )
@@ -14,7 +13,7 @@ import (
 // cannot be synced) are not an error: SyncDir returns nil there. Other errors
 // are returned as *fs.PathError.
 func SyncDir(fsys FS, dir string) error {
-	f, err := fsys.OpenFile(dir, os.O_RDONLY, 0)
+	f, err := fsys.OpenFile(dir, ReadFlags, 0) // non-blocking: a FIFO at the name never stalls the sync
 	if err != nil {
 		if runtime.GOOS == "windows" {
 			return nil

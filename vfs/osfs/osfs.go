@@ -1,10 +1,12 @@
 package osfs
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/pa-toolkit/pa/vfs"
 )
@@ -75,8 +77,13 @@ func (f *FS) Stat(name string) (fs.FileInfo, error) { return f.root.Stat(name) }
 // ReadDir lists the directory name through the root, sorted by file name.
 // Errors are *fs.PathError naming name.
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
-	dir, err := f.root.OpenFile(name, withoutPollDance(os.O_RDONLY), 0)
+	dir, err := f.root.OpenFile(name, dirFlags, 0)
 	if err != nil {
+		// O_DIRECTORY refuses a file at the open, where a plain open
+		// let the listing refuse it: report it as the listing's.
+		if pe, ok := err.(*fs.PathError); ok && errors.Is(pe.Err, syscall.ENOTDIR) {
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: pe.Err}
+		}
 		return nil, err
 	}
 	defer dir.Close()

@@ -47,20 +47,29 @@ func (f *FS) renameNoReplace(oldname, newname string) error {
 }
 
 // hostPath is name's path under the root's directory, once its parent is
-// found to be the directory the root reaches by that name.
+// found to be the directory the root reaches by that name. The name is
+// split at either separator, as the root splits it: a backslash is a
+// separator on Windows, so "j\x" has the parent j, which is checked.
+// The check and MoveFileEx are two steps: a junction swapped in between
+// them is not refused (the root's own methods are not open to that), and
+// a path longer than MAX_PATH is refused by MoveFileEx.
 func (f *FS) hostPath(name string) (string, error) {
-	dir, base, err := splitName(name)
-	if err != nil {
-		return "", err
-	}
-	if !filepath.IsLocal(filepath.FromSlash(name)) {
+	local := filepath.FromSlash(name)
+	if !filepath.IsLocal(local) {
 		return "", fs.ErrInvalid
+	}
+	dir, base := filepath.Split(local)
+	if base == "" || base == "." || base == ".." {
+		return "", fs.ErrInvalid
+	}
+	if dir == "" {
+		dir = "."
 	}
 	inRoot, err := f.root.Stat(dir)
 	if err != nil {
 		return "", unwrapPath(err)
 	}
-	parent := filepath.Join(f.root.Name(), filepath.FromSlash(dir))
+	parent := filepath.Join(f.root.Name(), dir)
 	onHost, err := os.Stat(parent)
 	if err != nil {
 		return "", unwrapPath(err)
