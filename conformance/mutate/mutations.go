@@ -271,9 +271,23 @@ var mutations = []mutation{
 }`,
 		`	return err
 }`},
-	{"take a rename that landed with an error as failed", "settleRename",
-		`if _, lerr := fsys.Lstat(old); errors.Is(lerr, fs.ErrNotExist) {`,
-		`if _, lerr := fsys.Lstat(old); false && errors.Is(lerr, fs.ErrNotExist) {`},
+	{"take a rename that landed with an error as failed", "landed",
+		`	_, err := fsys.Lstat(old)
+	return errors.Is(err, fs.ErrNotExist)`,
+		`	_, err := fsys.Lstat(old)
+	return false && errors.Is(err, fs.ErrNotExist)`},
+	{"take a rename as landed when its staging is gone alone", "landed",
+		`	if _, err := fsys.Lstat(path.Join(new, mark)); err != nil {`,
+		`	if _, err := fsys.Lstat(path.Join(new, mark)); false && err != nil {`},
+	{"take a rename's EEXIST as refused even where it landed", "renameAbsent",
+		`	if err == nil {
+		return nil
+	}
+	return settleRename(fsys, old, new, mark, err)`,
+		`	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return settleRename(fsys, old, new, mark, err)`},
 	{"retry a refused rename past the acquisition's cancel", "renameAbsentUntil",
 		`if err := wake.Sleep(ctx, min(wait, left)); err != nil {`,
 		`if err := wake.Sleep(context.Background(), min(wait, left)); err != nil {`},
@@ -305,6 +319,12 @@ var mutations = []mutation{
 	{"sweep a directory named as a probe", "env.sweepProbe",
 		`if de.IsDir() || o.hostHash != n.host {`,
 		`if o.hostHash != n.host {`},
+	{"stage a record onto a lock name seen taken", "Hold.publishDir",
+		`	if lockNameTaken(fsys, n.lock) {`,
+		`	if false && lockNameTaken(fsys, n.lock) {`},
+	{"rename without a look where the volume has no no-replace rename", "renameOnceAbsent",
+		`	if _, err := fsys.Lstat(new); !errors.Is(err, fs.ErrNotExist) {`,
+		`	if _, err := fsys.Lstat(new); false && !errors.Is(err, fs.ErrNotExist) {`},
 	{"a sweep lets go of a staged marker's kernel lock before removing it", "env.removeDirLeftover",
 		`		case err == nil:
 			held = f`,

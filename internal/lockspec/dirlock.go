@@ -169,16 +169,18 @@ func (e *env) asideFor(n names) func() (string, error) {
 // by a rename of a file. Only an empty directory can be replaced; no step
 // of this lock leaves one at the lock name. old is a name of this
 // attempt's own (a staging directory, a moved lock), which no other
-// process renames: settleRename reads a failed rename by it.
-func renameAbsent(fsys vfs.FS, old, new string) error {
+// process renames; mark, when not "", is the name of the file in old that
+// only old holds (a publish's own marker): settleRename reads a failed
+// rename by it.
+func renameAbsent(fsys vfs.FS, old, new, mark string) error {
 	err := vfs.RenameNoReplace(fsys, old, new)
 	if errors.Is(err, errors.ErrUnsupported) {
 		err = renameOnceAbsent(fsys, old, new)
 	}
-	if err == nil || errors.Is(err, fs.ErrExist) {
-		return err
+	if err == nil {
+		return nil
 	}
-	return settleRename(fsys, old, new, err)
+	return settleRename(fsys, old, new, mark, err)
 }
 
 // renameOnceAbsent is renameAbsent's fallback: a plain rename, once an
@@ -194,21 +196,39 @@ func renameOnceAbsent(fsys vfs.FS, old, new string) error {
 }
 
 // settleRename reads what a rename of old to new that failed with err
-// left, old being a name no other process renames: with new absent, err;
-// with new there and old gone, the rename landed whatever err says (a
-// network share replays a rename and reports the replay's error), so nil,
-// and the writer does not wait on its own lock; with both there, new was
-// taken: an error matching fs.ErrExist (Windows refuses a directory
-// renamed onto one that exists with access denied, not EEXIST, and a
-// plain rename onto a non-empty directory fails with ENOTEMPTY).
-func settleRename(fsys vfs.FS, old, new string, err error) error {
+// left. The rename landed, whatever err says (a network share replays a
+// rename and reports the replay's error, EEXIST among them), only when
+// new holds mark, the file only old held, and old is gone: then nil, and
+// the writer does not wait on its own lock. Old gone alone proves nothing
+// (a sweep that took this writer for dead removed it). Otherwise, with new
+// there, new was taken: an error matching fs.ErrExist (Windows refuses a
+// directory renamed onto one that exists with access denied, not EEXIST,
+// and a plain rename onto a non-empty directory fails with ENOTEMPTY);
+// with new absent, err.
+func settleRename(fsys vfs.FS, old, new, mark string, err error) error {
+	if landed(fsys, old, new, mark) {
+		return nil
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return err
+	}
 	if _, lerr := fsys.Lstat(new); lerr != nil {
 		return err
 	}
-	if _, lerr := fsys.Lstat(old); errors.Is(lerr, fs.ErrNotExist) {
-		return nil
-	}
 	return &fs.PathError{Op: "rename", Path: new, Err: fs.ErrExist}
+}
+
+// landed reports whether old was renamed to new: new holds mark (never
+// "") and old is gone.
+func landed(fsys vfs.FS, old, new, mark string) bool {
+	if mark == "" {
+		return false
+	}
+	if _, err := fsys.Lstat(path.Join(new, mark)); err != nil {
+		return false
+	}
+	_, err := fsys.Lstat(old)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // putBackDir returns a directory lock moved by mistake to the lock name by
@@ -216,7 +236,7 @@ func settleRename(fsys vfs.FS, old, new string, err error) error {
 // is taken the moved lock is dropped (removeMoved; its holder's fence
 // finds the loss), as a file's put-back drops it.
 func (e *env) putBackDir(fsys vfs.FS, n names, moved string, done Step) error {
-	err := renameAbsentUntil(context.Background(), fsys, moved, n.lock, time.Now().Add(transientRenameWait))
+	err := renameAbsentUntil(context.Background(), fsys, moved, n.lock, "", time.Now().Add(transientRenameWait))
 	switch {
 	case err == nil:
 		e.step(done)

@@ -241,10 +241,14 @@ func TestDirPublishReadsAnyRefusalOntoATakenNameAsHeld(t *testing.T) {
 	for _, fallback := range []bool{false, true} {
 		e := dirEstate(t)
 		m := locktest.NewMachine("host-a")
-		holder, err := lockspec.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		var holder *lockspec.Hold
+		o := dirNoWait(m.Spawn())
+		atStagedOnce(&o, func() { // the holder takes the lock after the contender looked
+			var err error
+			if holder, err = lockspec.Acquire(context.Background(), e.fsys, target, fast(m.Spawn())); err != nil {
+				t.Fatal(err)
+			}
+		})
 		var fsys vfs.FS = faultfs.New(e.fsys)
 		ffs := fsys.(*faultfs.FS)
 		if fallback {
@@ -256,7 +260,7 @@ func TestDirPublishReadsAnyRefusalOntoATakenNameAsHeld(t *testing.T) {
 			}
 			return nil
 		})
-		_, err = lockspec.Acquire(context.Background(), fsys, target, dirNoWait(m.Spawn()))
+		_, err := lockspec.Acquire(context.Background(), fsys, target, o)
 		var te *lockspec.TimeoutError
 		if !errors.As(err, &te) || te.Holder.State != lockspec.StateAlive {
 			t.Fatalf("fallback %v: Acquire onto a held lock refused with EACCES: %v; want a timeout on the live holder", fallback, err)
@@ -269,3 +273,78 @@ func TestDirPublishReadsAnyRefusalOntoATakenNameAsHeld(t *testing.T) {
 // volume without one (exfat-fuse) does: renameAbsent falls back to an
 // Lstat and a plain rename.
 type plainRenameOnly struct{ vfs.FS }
+
+// A writer whose staging directory was removed just before its rename (by
+// a sweep that took it for dead, on a volume without kernel locks) while
+// another writer took the lock name with a file lock gets no lock: its
+// rename fails (ENOENT), the name is another's, and it times out on that
+// live holder, whose lock stays whole. Its staging gone is no proof that
+// its rename landed.
+func TestDirPublishWhoseStagingWentIsNotItsLock(t *testing.T) {
+	e, ffs := dirFaults(t)
+	m := locktest.NewMachine("host-a")
+	var other *lockspec.Hold
+	beforeStaged(ffs, faultfs.OpRename, func(ev faultfs.Event) error {
+		if other != nil {
+			return nil
+		}
+		ents, err := os.ReadDir(e.path(ev.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, de := range ents { // the sweep: the marker, then the directory
+			if err := os.Remove(e.path(path.Join(ev.Name, de.Name()))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Remove(e.path(ev.Name)); err != nil {
+			t.Fatal(err)
+		}
+		o := fast(m.Spawn())
+		o.ExclusiveCreate = true
+		if other, err = lockspec.Acquire(context.Background(), e.fsys, target, o); err != nil {
+			t.Fatalf("the other writer: %v", err)
+		}
+		return nil
+	})
+	h, err := lockspec.Acquire(context.Background(), ffs, target, dirNoWait(m.Spawn()))
+	var te *lockspec.TimeoutError
+	if !errors.As(err, &te) || te.Holder.State != lockspec.StateAlive || te.Holder.Directory {
+		if h != nil {
+			h.Release()
+		}
+		t.Fatalf("Acquire whose staging was swept while another took the name: %v; want a timeout on the other's live file lock", err)
+	}
+	if err := other.Fence(); err != nil {
+		t.Errorf("the other writer's fence: %v; want its lock whole", err)
+	}
+	if err := other.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ls(t); len(got) != 0 {
+		t.Errorf("left: %q", got)
+	}
+}
+
+// A publish's rename that lands but reports EEXIST (a replay) is the
+// writer's own lock: the lock name holds its marker and its staging is
+// gone, so it holds the lock rather than waiting on itself.
+func TestDirPublishTakesARenameThatLandedWithEEXIST(t *testing.T) {
+	e, ffs := dirFaults(t)
+	ffs.After(func(ev faultfs.Event) error {
+		if ev.Op == faultfs.OpRename && strings.Contains(ev.Name, ".staged-") && ev.Err == nil {
+			return syscall.EEXIST
+		}
+		return ev.Err
+	})
+	h, err := lockspec.Acquire(context.Background(), ffs, target, dirNoWait(locktest.NewMachine("host-a").Spawn()))
+	if err != nil {
+		t.Fatalf("Acquire whose rename landed with EEXIST: %v; want the lock", err)
+	}
+	if err := h.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ls(t); len(got) != 0 {
+		t.Errorf("left: %q", got)
+	}
+}

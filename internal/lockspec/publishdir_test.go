@@ -222,23 +222,55 @@ func TestDirEmptyLegacyFileBlocks(t *testing.T) {
 // unreadable lock, a block. Kills "a replacing rename where no-replace is
 // available".
 func TestDirEmptyDirectoryNotReplaced(t *testing.T) {
-	e := dirEstate(t)
-	e.fsys = ext4Rename{e.fsys}
-	if err := os.Mkdir(e.path(lockP), 0o755); err != nil {
-		t.Fatal(err)
+	// "before": the directory is there when the writer looks (its Lstat
+	// sees the name taken); "after-staging": it is made between that look
+	// and the rename, which must not replace it; "after-staging-plain":
+	// the same on a volume without the no-replace flag (exfat-fuse,
+	// ntfs-3g), where the plain rename's own Lstat must see it.
+	for _, when := range []string{"before", "after-staging", "after-staging-plain"} {
+		t.Run(when, func(t *testing.T) {
+			e := dirEstate(t)
+			e.fsys = ext4Rename{e.fsys}
+			if when == "after-staging-plain" {
+				e.fsys = noRename2{e.fsys}
+			}
+			mkdir := func() {
+				if err := os.Mkdir(e.path(lockP), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := locktest.NewMachine("host-a")
+			o := fast(m.Spawn())
+			o.Timeout = lockspec.NoWait
+			if when == "before" {
+				mkdir()
+			} else {
+				atStagedOnce(&o, mkdir)
+			}
+			_, err := lockspec.Acquire(context.Background(), e.fsys, target, o)
+			var te *lockspec.TimeoutError
+			if !errors.As(err, &te) || te.Holder.State != lockspec.StateUnreadable || !te.Holder.Directory {
+				t.Fatalf("acquire over an empty directory: %v; want a timeout on an unreadable directory", err)
+			}
+			ents, err := os.ReadDir(e.path(lockP))
+			if err != nil || len(ents) != 0 || len(e.staged(t)) != 0 {
+				t.Fatalf("the empty directory holds %v (%v), folder %q; want it untouched and nothing staged left", ents, err, e.ls(t))
+			}
+		})
 	}
-	m := locktest.NewMachine("host-a")
-	o := fast(m.Spawn())
-	o.Timeout = lockspec.NoWait
-	_, err := lockspec.Acquire(context.Background(), e.fsys, target, o)
-	var te *lockspec.TimeoutError
-	if !errors.As(err, &te) || te.Holder.State != lockspec.StateUnreadable || !te.Holder.Directory {
-		t.Fatalf("acquire over an empty directory: %v; want a timeout on an unreadable directory", err)
-	}
-	ents, err := os.ReadDir(e.path(lockP))
-	if err != nil || len(ents) != 0 || len(e.staged(t)) != 0 {
-		t.Fatalf("the empty directory holds %v (%v), folder %q; want it untouched and nothing staged left", ents, err, e.ls(t))
-	}
+}
+
+// atStagedOnce makes o call take at its first acquire:staged: after the
+// publish looked at the lock name and staged its record, before the
+// rename.
+func atStagedOnce(o *lockspec.Options, take func()) {
+	done := false
+	lockspec.SetOnStep(o, func(s lockspec.Step) {
+		if s == lockspec.StepAcquireStaged && !done {
+			done = true
+			take()
+		}
+	})
 }
 
 // ext4Rename is an FS whose Rename does what rename(2) does on ext4 (Go's
@@ -261,6 +293,16 @@ func (f ext4Rename) Rename(oldname, newname string) error {
 		}
 	}
 	return f.FS.Rename(oldname, newname)
+}
+
+// noRename2 is an FS whose volume refuses the no-replace rename, as
+// exfat-fuse and ntfs-3g answer renameat2's flag (EINVAL: unsupported).
+type noRename2 struct{ vfs.FS }
+
+func (f noRename2) Unwrap() vfs.FS { return f.FS }
+
+func (f noRename2) RenameNoReplace(oldname, newname string) error {
+	return &os.LinkError{Op: "renamenoreplace", Old: oldname, New: newname, Err: errors.ErrUnsupported}
 }
 
 // A staging directory swept while it is still empty, or while its marker's
@@ -407,5 +449,29 @@ func TestDirStagingSweptAgainAndAgainGivesUp(t *testing.T) {
 	}
 	if got := e.ls(t); len(got) != 0 {
 		t.Errorf("left: %q", got)
+	}
+}
+
+// A writer that finds the lock name taken stages nothing: no staging
+// directory is made for a publish the no-replace rename would refuse
+// (under contention, each refused attempt would cost a staging, two syncs
+// and three removals).
+func TestDirPublishOntoATakenNameStagesNothing(t *testing.T) {
+	e, ffs := dirFaults(t)
+	m := locktest.NewMachine("host-a")
+	holder, err := lockspec.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Release()
+	stagings := 0
+	beforeStaged(ffs, faultfs.OpMkdir, func(faultfs.Event) error { stagings++; return nil })
+	_, err = lockspec.Acquire(context.Background(), ffs, target, dirNoWait(m.Spawn()))
+	var te *lockspec.TimeoutError
+	if !errors.As(err, &te) || te.Holder.State != lockspec.StateAlive {
+		t.Fatalf("contender: %v; want a timeout on the live holder", err)
+	}
+	if stagings != 0 {
+		t.Errorf("the contender made %d staging directories for a lock name it could see taken; want none", stagings)
 	}
 }

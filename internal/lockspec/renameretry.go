@@ -23,17 +23,17 @@ var transientRename = transientRenameError
 // errors on Windows.
 const transientRenameWait = 2 * time.Second
 
-// renameAbsentUntil is renameAbsent, tried again while it fails with a
+// renameAbsentUntil is renameAbsent (mark as it says), tried again while it fails with a
 // transient error (transientRename) and new is still absent, until
 // deadline: the directory publish on Windows, where a rename refused for a
 // moment would otherwise fail the acquisition. Past the deadline it
 // returns the first such error; when ctx ends first, ctx's error. Any
 // other outcome (done, new exists, another error) is returned at once.
-func renameAbsentUntil(ctx context.Context, fsys vfs.FS, old, new string, deadline time.Time) error {
+func renameAbsentUntil(ctx context.Context, fsys vfs.FS, old, new, mark string, deadline time.Time) error {
 	var first error
 	wait := time.Millisecond
 	for {
-		err := renameAbsent(fsys, old, new)
+		err := renameAbsent(fsys, old, new, mark)
 		if err == nil || errors.Is(err, fs.ErrExist) || !transientRename(err) {
 			return err
 		}

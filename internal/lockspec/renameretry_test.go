@@ -107,14 +107,17 @@ func TestDirPublishReadsEPERMOntoAnExistingLockAsHeld(t *testing.T) {
 	defer lockspec.SetTransientRename(isEPERM)()
 	e := dirEstate(t)
 	m := locktest.NewMachine("host-a")
-	holder, err := lockspec.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Release()
+	o := dirNoWait(m.Spawn())
+	atStagedOnce(&o, func() { // the holder takes the lock after the contender looked
+		holder, err := lockspec.Acquire(context.Background(), e.fsys, target, fast(m.Spawn()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { holder.Release() })
+	})
 	ffs := faultfs.New(e.fsys)
 	refuseStagedRenames(ffs, -1)
-	_, err = lockspec.Acquire(context.Background(), ffs, target, dirNoWait(m.Spawn()))
+	_, err := lockspec.Acquire(context.Background(), ffs, target, o)
 	var te *lockspec.TimeoutError
 	if !errors.As(err, &te) || te.Holder.State != lockspec.StateAlive {
 		t.Fatalf("Acquire onto a held directory lock refused with EPERM: %v; want a timeout naming the live holder", err)
