@@ -86,14 +86,19 @@ type Holder struct {
 	AgeMs int64 `json:"ageMs"`
 	// AcquiredAt is the lock's acquiredAt as recorded.
 	AcquiredAt string `json:"acquiredAt"`
-	// LockID, Agent, Operation and Policy are the holder's public-safe
-	// fields as its record says them (the record's lock_id, agent,
-	// operation, policy: locking.Holder's), each left out when not
+	// LockID is the record's lock_id, the lock's stable hashed id
+	// (policy.LockID); it and the three fields below are the holder's
+	// public-safe fields (locking.Holder's), each left out when not
 	// recorded (a lock of an earlier pa, of the spec's four fields).
-	LockID    string `json:"lockId,omitempty"`
-	Agent     string `json:"agent,omitempty"`
+	LockID string `json:"lockId,omitempty"`
+	// Agent is the holder's agent label, as recorded.
+	Agent string `json:"agent,omitempty"`
+	// Operation is the holder's operation ("dispatch open", "board
+	// repair"), as recorded.
 	Operation string `json:"operation,omitempty"`
-	Policy    string `json:"policy,omitempty"`
+	// Policy is the holder's acquisition policy ("mutation", "monitor",
+	// "single_flight"), as recorded.
+	Policy string `json:"policy,omitempty"`
 }
 
 // HolderOf is h as `pa board check --json` shows it: values whole, the

@@ -276,9 +276,6 @@ var mutations = []mutation{
 	return errors.Is(err, fs.ErrNotExist)`,
 		`	_, err := fsys.Lstat(old)
 	return false && errors.Is(err, fs.ErrNotExist)`},
-	{"take a rename as landed when its staging is gone alone", "landed",
-		`	if _, err := fsys.Lstat(path.Join(new, mark)); err != nil {`,
-		`	if _, err := fsys.Lstat(path.Join(new, mark)); false && err != nil {`},
 	{"take a rename's EEXIST as refused even where it landed", "renameAbsent",
 		`	if err == nil {
 		return nil
@@ -314,8 +311,8 @@ var mutations = []mutation{
 		`if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNameLost) || lost == maxNamesLost {`,
 		`if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNameLost) {`},
 	{"put a directory lock back without waiting out a refusal (Windows)", "env.putBackDir",
-		`fsys, moved, n.lock, time.Now().Add(transientRenameWait))`,
-		`fsys, moved, n.lock, time.Now())`},
+		`fsys, moved, n.lock, "", time.Now().Add(transientRenameWait))`,
+		`fsys, moved, n.lock, "", time.Now())`},
 	{"sweep a directory named as a probe", "env.sweepProbe",
 		`if de.IsDir() || o.hostHash != n.host {`,
 		`if o.hostHash != n.host {`},
@@ -331,7 +328,7 @@ var mutations = []mutation{
 		`		case err == nil:
 			f.Close()`},
 	{"publish a directory without checking its marker went with it", "Hold.publishDir",
-		`if _, err := fsys.Lstat(path.Join(n.lock, markerName(h.token))); errors.Is(err, fs.ErrNotExist) {`,
+		`if _, err := fsys.Lstat(path.Join(n.lock, markerName(h.token))); err != nil {`,
 		`if _, err := fsys.Lstat(path.Join(n.lock, markerName(h.token))); errors.Is(err, fs.ErrInvalid) {`},
 	{"a held kernel lock does not prove the holder alive", "env.liveness",
 		`if ks == kernelHeld {`,

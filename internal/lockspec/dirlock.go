@@ -219,7 +219,10 @@ func settleRename(fsys vfs.FS, old, new, mark string, err error) error {
 }
 
 // landed reports whether old was renamed to new: new holds mark (never
-// "") and old is gone.
+// "") and old is gone. Without the mark a swept staging would read as
+// landed; the publish's check that its marker went with the directory
+// would then still refuse the lock (two guards: no mutation of one alone
+// is caught, TestDirPublishWhoseStagingWentIsNotItsLock pins both).
 func landed(fsys vfs.FS, old, new, mark string) bool {
 	if mark == "" {
 		return false
