@@ -240,8 +240,10 @@ func (s *site) ls(t *testing.T) []string {
 // fuseRelease bounds ls's wait for libfuse to remove a hidden name.
 const fuseRelease = 2 * time.Second
 
-// list is one listing of the agent's folder, sorted, and whether it holds
-// a .fuse_hidden* name.
+// list is one listing of the agent's folder, sorted, but for the lock's
+// incident log (locking.IncidentsName: timeouts, breaks and forced unlocks
+// append to it, and nothing removes it), and whether it holds a
+// .fuse_hidden* name.
 func (s *site) list(t *testing.T) ([]string, bool) {
 	t.Helper()
 	ents, err := s.raw.ReadDir(agentDir)
@@ -251,6 +253,9 @@ func (s *site) list(t *testing.T) ([]string, bool) {
 	var names []string
 	hidden := false
 	for _, de := range ents {
+		if isIncidentLog(de.Name()) {
+			continue
+		}
 		names = append(names, de.Name())
 		hidden = hidden || strings.HasPrefix(de.Name(), ".fuse_hidden")
 	}
@@ -258,9 +263,14 @@ func (s *site) list(t *testing.T) ([]string, bool) {
 	return names, hidden
 }
 
+// isIncidentLog reports whether name is a lock's incident log
+// (locking.IncidentsName), which timeouts, breaks and forced unlocks
+// append to and nothing removes: the listings leave it out.
+func isIncidentLog(name string) bool { return strings.HasSuffix(name, ".lock.incidents.jsonl") }
+
 // files lists the names under the folder dir of the estate (relative to
-// dir, folders with a trailing '/'), sorted; a missing folder lists
-// nothing.
+// dir, folders with a trailing '/'), sorted, but for incident logs; a
+// missing folder lists nothing.
 func (s *site) files(t *testing.T, dir string) []string {
 	t.Helper()
 	var names []string
@@ -268,7 +278,7 @@ func (s *site) files(t *testing.T, dir string) []string {
 		if err != nil {
 			return err
 		}
-		if p == dir {
+		if p == dir || isIncidentLog(p) {
 			return nil
 		}
 		rel := strings.TrimPrefix(p, dir+"/")

@@ -490,6 +490,27 @@ var mutations = []mutation{
 		`		default:
 			return false`,
 		`		default:`},
+	// The fail-safe lock's incident log (internal/lockspec incident.go).
+	{"lockspec: a timeout appends no incident", "env.acquirePinned",
+		`te.Incident = e.incident(fsys, n, EventTimeout, held, te.Waited)`,
+		`_ = te.Waited`},
+	{"lockspec: a break appends no incident", "env.acquirePinned",
+		`_ = e.incident(fsys, n, EventBreak, held, 0)`,
+		`_ = held`},
+	{"lockspec: a forced unlock appends no incident", "Unlock",
+		`_ = e.incident(fsys, n, EventForce, judged, 0)`,
+		`_ = judged`},
+	{"lockspec: an unlock without force appends a force row", "Unlock",
+		`if mode == breakForce {
+				_ = e.incident(`,
+		`if true {
+				_ = e.incident(`},
+	{"lockspec: a hostile holder's row is not shortened", "encodeIncident",
+		`row.Holder = &IncidentParty{PID: row.Holder.PID, State: row.Holder.State, Evidence: "record too long for a row"}`,
+		`_ = row.Holder`},
+	{"lockspec: an incident append waits unbounded", "env.incident",
+		`return incidentlog.Within(e.incidentWait, func() error {`,
+		`return incidentlog.Within(time.Hour, func() error {`},
 	{"lockspec: acquire without checking the holder's labels", "env.acquire",
 		`if err := e.checkLabels(LockName(name)); err != nil {`,
 		`if err := e.checkLabels(LockName(name)); false && err != nil {`},

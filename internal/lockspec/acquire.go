@@ -124,8 +124,11 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			if err != nil {
 				return nil, err
 			}
-			if out.result == breakDone && e.onBreak != nil {
-				e.onBreak(n.lock, held) // the one automatic break, done
+			if out.result == breakDone {
+				_ = e.incident(fsys, n, EventBreak, held, 0) // a record only: the break is done
+				if e.onBreak != nil {
+					e.onBreak(n.lock, held) // the one automatic break, done
+				}
 			}
 			if out.result == breakBusy {
 				busy = &out.busy
@@ -138,7 +141,9 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			}
 		}
 		if !time.Now().Before(deadline) {
-			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
+			te := &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
+			te.Incident = e.incident(fsys, n, EventTimeout, held, te.Waited)
+			return nil, te
 		}
 		atOnce = 0
 		if e.onWait != nil && held.State != StateDead && (!toldWait || !sameLock(held, waitedOn)) {
