@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/internal/wake"
+	"github.com/pa-toolkit/pa/locking/policy"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -142,7 +143,10 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 		}
 		if !time.Now().Before(deadline) {
 			te := &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
-			te.Incident = e.incident(fsys, n, EventTimeout, held, te.Waited)
+			if e.policy != policy.SingleFlight.String() {
+				// single_flight's held lock is an ordinary result, no incident.
+				te.Incident = e.incident(fsys, n, EventTimeout, held, te.Waited)
+			}
 			return nil, te
 		}
 		atOnce = 0

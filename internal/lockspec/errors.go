@@ -47,9 +47,11 @@ type TimeoutError struct {
 	// writer from breaking a dead holder's lock at its last try (row R11).
 	Claim *ClaimOwner
 	// Incident is nil when the timeout's row was appended to the lock's
-	// incident log ([IncidentsName]), else why not: the append's error,
-	// [ErrIncidentsFull] or [ErrIncidentStalled]. It never changes the
-	// timeout, and Error does not say it.
+	// incident log ([IncidentsName]) or, under the single_flight policy
+	// ([Options] Policy), none was due (a held lock is then an ordinary
+	// result); else why not: the append's error, [ErrIncidentsFull] or
+	// [ErrIncidentStalled]. It never changes the timeout, and Error does
+	// not say it.
 	Incident error
 }
 

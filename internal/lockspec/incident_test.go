@@ -268,3 +268,19 @@ func TestIncidentUnlockNoRow(t *testing.T) {
 		t.Errorf("an unlock without force wrote %q", e.readRaw(t, incidentsP))
 	}
 }
+
+// TestIncidentSingleFlightNone: a single_flight writer that finds the
+// lock held records no incident: that is an ordinary result.
+func TestIncidentSingleFlightNone(t *testing.T) {
+	e := newEstate(t, classes[0])
+	m, holder := holdLock(t, e)
+	defer holder.Release()
+	o := fast(m.Spawn())
+	o.Timeout, o.Policy = lockspec.NoWait, "single_flight"
+	if te := timedOut(t, e, o); te.Incident != nil {
+		t.Errorf("Incident = %v, want nil", te.Incident)
+	}
+	if e.exists(incidentsP) {
+		t.Errorf("a single_flight timeout wrote %q", e.readRaw(t, incidentsP))
+	}
+}
