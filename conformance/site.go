@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -267,6 +268,11 @@ func (s *site) list(t *testing.T) ([]string, bool) {
 // (locking.IncidentsName), which timeouts, breaks and forced unlocks
 // append to and nothing removes: the listings leave it out.
 func isIncidentLog(name string) bool { return strings.HasSuffix(name, ".lock.incidents.jsonl") }
+
+// incidentNote matches pa board check's line of an agent's recent lock
+// incidents (a timeout, a break, a forced unlock): no problem, and no
+// leftover.
+var incidentNote = regexp.MustCompile(`(?m)^[0-9]+ lock incidents? in the last .*\n`)
 
 // files lists the names under the folder dir of the estate (relative to
 // dir, folders with a trailing '/'), sorted, but for incident logs; a
