@@ -64,6 +64,22 @@ func TestIncidentsListsATimeout(t *testing.T) {
 		if r := c.run(t, home, "dispatch", "incidents", "--since", "-1h"); r.code != exitUsage {
 			t.Errorf("--since -1h: exit %d, want %d", r.code, exitUsage)
 		}
+		if r := c.run(t, home, "dispatch", "unlock", "--force", "--agent", "demo"); r.code != 0 {
+			t.Fatalf("unlock --force: exit %d, %q", r.code, r.stderr)
+		}
+		r = c.run(t, home, "dispatch", "incidents", "--json")
+		var forced []struct {
+			Event  string
+			Holder struct{ PID int }
+			By     struct {
+				PID       int
+				Operation string
+			}
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &forced); err != nil || len(forced) != 3 || forced[2].Event != "force" ||
+			forced[2].Holder.PID != live || forced[2].By.PID == 0 || forced[2].By.Operation != "dispatch unlock" {
+			t.Errorf("after unlock --force: %q (%v); want its force row last, naming the holder and who forced it", r.stdout, err)
+		}
 	})
 }
 
