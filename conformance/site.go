@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
@@ -254,7 +255,7 @@ func (s *site) list(t *testing.T) ([]string, bool) {
 	var names []string
 	hidden := false
 	for _, de := range ents {
-		if isIncidentLog(de.Name()) {
+		if estatetest.IsIncidentLog(de.Name()) {
 			continue
 		}
 		names = append(names, de.Name())
@@ -263,11 +264,6 @@ func (s *site) list(t *testing.T) ([]string, bool) {
 	slices.Sort(names)
 	return names, hidden
 }
-
-// isIncidentLog reports whether name is a lock's incident log
-// (locking.IncidentsName), which timeouts, breaks and forced unlocks
-// append to and nothing removes: the listings leave it out.
-func isIncidentLog(name string) bool { return strings.HasSuffix(name, ".lock.incidents.jsonl") }
 
 // incidentNote matches pa board check's line of an agent's recent lock
 // incidents (a timeout, a break, a forced unlock): no problem, and no
@@ -284,7 +280,7 @@ func (s *site) files(t *testing.T, dir string) []string {
 		if err != nil {
 			return err
 		}
-		if p == dir || isIncidentLog(p) {
+		if p == dir || estatetest.IsIncidentLog(p) {
 			return nil
 		}
 		rel := strings.TrimPrefix(p, dir+"/")

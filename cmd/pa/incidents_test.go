@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,16 +10,6 @@ import (
 
 	"github.com/pa-toolkit/pa/estate/estatetest"
 )
-
-// isIncidentLog reports whether name is a spawn-log lock's incident log,
-// which a timeout appends to.
-func isIncidentLog(name string) bool { return strings.HasSuffix(name, ".lock.incidents.jsonl") }
-
-// withoutIncidents is snap without the incident logs.
-func withoutIncidents(snap map[string]string) map[string]string {
-	maps.DeleteFunc(snap, func(name, _ string) bool { return isIncidentLog(name) })
-	return snap
-}
 
 // incidentsLog is demo's incident log, in the estate at home.
 func incidentsLog(home string) string {

@@ -79,7 +79,7 @@ func TestLockNameThatIsNoFile(t *testing.T) {
 				if r.code != 2 || !strings.Contains(r.stderr, advice) {
 					t.Errorf("unlock: exit %d, stderr %q; want exit 2 naming %q", r.code, r.stderr, advice)
 				}
-				after := slices.DeleteFunc(estatetest.Files(t, home), isIncidentLog) // the timeouts' rows
+				after := slices.DeleteFunc(estatetest.Files(t, home), estatetest.IsIncidentLog) // the timeouts' rows
 				if !slices.Equal(before, after) || readFile(t, home, logName) != log {
 					t.Fatalf("the estate changed: %q -> %q", before, after)
 				}
