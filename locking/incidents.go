@@ -15,18 +15,24 @@ import (
 // IncidentKind is the kind of every incident row: "file_lock_incident_v0".
 const IncidentKind = lockspec.IncidentKind
 
-// The events of incident rows: "timeout", "break", "force".
+// The events of incident rows (Incident Event).
 const (
+	// EventTimeout ("timeout"): a writer waited out its timeout
+	// (*TimeoutError) for a holder not provably dead.
 	EventTimeout = lockspec.EventTimeout
-	EventBreak   = lockspec.EventBreak
-	EventForce   = lockspec.EventForce
+	// EventBreak ("break"): a writer broke the lock of a provably dead
+	// holder (the one automatic break).
+	EventBreak = lockspec.EventBreak
+	// EventForce ("force"): [Unlock] with force removed a lock.
+	EventForce = lockspec.EventForce
 )
 
-// IncidentCap is the most bytes an incident log grows to (1 MiB); a row
-// past it is dropped and the next one counts the drops. MaxIncidentRow is
-// the longest row in bytes (4 KiB).
+// The bounds of an incident log, in bytes.
 const (
-	IncidentCap    = lockspec.IncidentCap
+	// IncidentCap is the most bytes an incident log grows to (1 MiB); a
+	// row past it is dropped and the next one counts the drops.
+	IncidentCap = lockspec.IncidentCap
+	// MaxIncidentRow is the longest row, its newline included (4 KiB).
 	MaxIncidentRow = lockspec.MaxIncidentRow
 )
 
@@ -34,12 +40,15 @@ const (
 // waits for its row's append (Options IncidentWait): 250 ms.
 const DefaultIncidentWait = lockspec.DefaultIncidentWait
 
-// ErrIncidentStalled and ErrIncidentsFull are a [TimeoutError]'s Incident
-// when its row's append did not end within Options IncidentWait, or was
-// dropped at the cap.
+// The outcomes of an incident row's append that are no file-system error.
 var (
+	// ErrIncidentStalled is a [TimeoutError]'s Incident when its row's
+	// append did not end within Options IncidentWait (it goes on,
+	// unwaited).
 	ErrIncidentStalled = lockspec.ErrIncidentStalled
-	ErrIncidentsFull   = lockspec.ErrIncidentsFull
+	// ErrIncidentsFull is a [TimeoutError]'s Incident when its row was
+	// dropped at [IncidentCap].
+	ErrIncidentsFull = lockspec.ErrIncidentsFull
 )
 
 // Incident is one row of an incident log: kind, event, time, lock_id,
