@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/estate/estatetest"
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
@@ -240,8 +242,10 @@ func (s *site) ls(t *testing.T) []string {
 // fuseRelease bounds ls's wait for libfuse to remove a hidden name.
 const fuseRelease = 2 * time.Second
 
-// list is one listing of the agent's folder, sorted, and whether it holds
-// a .fuse_hidden* name.
+// list is one listing of the agent's folder, sorted, but for the lock's
+// incident log (locking.IncidentsName: timeouts, breaks and forced unlocks
+// append to it, and nothing removes it), and whether it holds a
+// .fuse_hidden* name.
 func (s *site) list(t *testing.T) ([]string, bool) {
 	t.Helper()
 	ents, err := s.raw.ReadDir(agentDir)
@@ -251,6 +255,9 @@ func (s *site) list(t *testing.T) ([]string, bool) {
 	var names []string
 	hidden := false
 	for _, de := range ents {
+		if estatetest.IsIncidentLog(de.Name()) {
+			continue
+		}
 		names = append(names, de.Name())
 		hidden = hidden || strings.HasPrefix(de.Name(), ".fuse_hidden")
 	}
@@ -258,9 +265,14 @@ func (s *site) list(t *testing.T) ([]string, bool) {
 	return names, hidden
 }
 
+// incidentNote matches pa board check's line of an agent's recent lock
+// incidents (a timeout, a break, a forced unlock): no problem, and no
+// leftover.
+var incidentNote = regexp.MustCompile(`(?m)^[0-9]+ lock incidents? in the last .*\n`)
+
 // files lists the names under the folder dir of the estate (relative to
-// dir, folders with a trailing '/'), sorted; a missing folder lists
-// nothing.
+// dir, folders with a trailing '/'), sorted, but for incident logs; a
+// missing folder lists nothing.
 func (s *site) files(t *testing.T, dir string) []string {
 	t.Helper()
 	var names []string
@@ -268,7 +280,7 @@ func (s *site) files(t *testing.T, dir string) []string {
 		if err != nil {
 			return err
 		}
-		if p == dir {
+		if p == dir || estatetest.IsIncidentLog(p) {
 			return nil
 		}
 		rel := strings.TrimPrefix(p, dir+"/")

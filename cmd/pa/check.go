@@ -34,6 +34,11 @@ is there), with the pa board repair command that puts it there; a spawn-log or b
 that cannot be read as a file (a directory or a named pipe in its place, no
 permission, an I/O error: --json kind "unreadable"); without --agent, an
 agent folder that is a symbolic link out of the estate (never followed).
+After the problems, one line an agent whose spawn-log lock's incident log
+has rows of the last stale window (timeouts, breaks of dead holders, forced
+unlocks: "N lock incidents in the last 1m0s: pa dispatch incidents --agent
+NAME"; --json: "incidents":[{agent,count,command,line}]); it is no problem
+and changes no exit code.
 Read-only: it never writes, breaks or sweeps anything, creates no folder (an
 estate that does not exist is an error), and a held lock is never broken for
 its age. A lock's age is the time since the later of its acquiredAt and its
@@ -75,9 +80,10 @@ type jsonProblem struct {
 func (c *checkCmd) Run(ctx context.Context, g *globals, out *output) error {
 	var lines []string
 	var problems []jsonProblem
+	var notes []incidentNote
 	err := c.validate()
 	if err == nil {
-		lines, problems, err = c.check(g)
+		lines, problems, notes, err = c.check(g)
 	}
 	if c.HookEnvelope {
 		if err != nil {
@@ -91,10 +97,13 @@ func (c *checkCmd) Run(ctx context.Context, g *globals, out *output) error {
 		return err
 	}
 	if c.JSON {
-		fmt.Fprintf(out.stdout, "%s\n", marshalJSON(map[string]any{"problems": problems}))
+		fmt.Fprintf(out.stdout, "%s\n", marshalJSON(map[string]any{"problems": problems, "incidents": notes}))
 	} else {
 		for _, l := range lines {
 			fmt.Fprintln(out.stdout, l)
+		}
+		for _, n := range notes {
+			fmt.Fprintln(out.stdout, n.Line)
 		}
 	}
 	if len(lines) > 0 {
@@ -112,31 +121,32 @@ func (c *checkCmd) validate() error {
 	return nil
 }
 
-// check runs dispatch.Check on each agent.
-func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, error) {
+// check runs dispatch.Check on each agent, and reads the incident logs
+// of their locks for the rows of the last stale window (incidentNotes).
+func (c *checkCmd) check(g *globals) ([]string, []jsonProblem, []incidentNote, error) {
 	lines, problems := []string{}, []jsonProblem{}
 	// No agentFolder: an agent folder that is no folder is a problem here.
 	fsys, closeFS, agents, err := g.openAgents(c.Agent, false)
 	if err != nil {
-		return lines, problems, err
+		return lines, problems, nil, err
 	}
 	defer closeFS()
 	if c.Agent == "" {
 		if agents, err = withAgentFiles(fsys, agents); err != nil {
-			return lines, problems, err
+			return lines, problems, nil, err
 		}
 	}
 	for _, agent := range agents {
 		ps, err := c.checkOne(fsys, g, agent)
 		if err != nil {
-			return lines, problems, err
+			return lines, problems, nil, err
 		}
 		for _, p := range ps {
 			lines = append(lines, p.Line)
 			problems = append(problems, p)
 		}
 	}
-	return lines, problems, nil
+	return lines, problems, incidentNotes(fsys, g.home, agents, c.StaleWindow, time.Now()), nil
 }
 
 // checkOne checks one agent of fsys: its problems, each with its line, or

@@ -33,7 +33,7 @@ type cli struct {
 	globals
 
 	Version  kong.VersionFlag `help:"Print pa's version and exit."`
-	Dispatch dispatchCmd      `cmd:"" help:"Dispatches: open, list, unlock."`
+	Dispatch dispatchCmd      `cmd:"" help:"Dispatches: open, list, unlock, incidents."`
 	Board    boardCmd         `cmd:"" help:"The agents' boards: check, repair."`
 	FS       fsCmd            `cmd:"" name:"fs" help:"The volume under an estate: probe."`
 	Help     helpCmd          `cmd:"" help:"Show help for pa or for one of its commands (pa help dispatch open)."`
@@ -43,9 +43,10 @@ type cli struct {
 
 // dispatchCmd is `pa dispatch`.
 type dispatchCmd struct {
-	Open   openCmd   `cmd:"" help:"Record a new dispatch of an agent in its spawn-log and put it on its board."`
-	List   listCmd   `cmd:"" help:"List the dispatches in the spawn-logs."`
-	Unlock unlockCmd `cmd:"" help:"Remove a spawn-log lock, after printing its holder."`
+	Open      openCmd      `cmd:"" help:"Record a new dispatch of an agent in its spawn-log and put it on its board."`
+	List      listCmd      `cmd:"" help:"List the dispatches in the spawn-logs."`
+	Unlock    unlockCmd    `cmd:"" help:"Remove a spawn-log lock, after printing its holder."`
+	Incidents incidentsCmd `cmd:"" help:"List the spawn-log locks' incidents: timeouts, breaks of dead holders, forced unlocks."`
 }
 
 // Help is the group's long help.

@@ -10,6 +10,9 @@ import (
 const (
 	operationOpen   = "dispatch open"
 	operationRepair = "board repair"
+	// operationUnlock is no hold's: it labels the process that forced a
+	// lock in the lock's incident row ("by").
+	operationUnlock = "dispatch unlock"
 )
 
 // withLabels returns opts with the holder's labels for a hold of agent's

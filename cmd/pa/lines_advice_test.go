@@ -82,6 +82,7 @@ func TestAdviceNamesTheEstate(t *testing.T) {
 				t.Errorf("board check --json: exit %d, stdout %q; want %s", r.code, r.stdout, wantCmd)
 			}
 			r = pa("board", "check")
+			r.stdout = withoutIncidentNotes(r.stdout) // the timeouts above
 			lead := fmt.Sprintf("agents/demo/spawn-log.json.lock held by pid %d ", live)
 			// The line's command is the estate's, as every line's is, or,
 			// where a --home (a temp folder's, here) leaves the bounded line

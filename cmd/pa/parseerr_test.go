@@ -11,7 +11,7 @@ import (
 func TestParseErrorsInPlainWords(t *testing.T) {
 	c := binClasses[0]
 	home := t.TempDir()
-	const commands = "dispatch open, dispatch list, dispatch unlock, board check, board repair, fs probe, help, completion, version"
+	const commands = "dispatch open, dispatch list, dispatch unlock, dispatch incidents, board check, board repair, fs probe, help, completion, version"
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -34,7 +34,7 @@ func TestParseErrorsInPlainWords(t *testing.T) {
 		{[]string{"completion"}, "completion: want bash, zsh or fish (see pa completion --help)"},
 		{[]string{"help", "nosuch"}, `help: no command "nosuch"; the commands are: ` + commands},
 		{[]string{"help", "dispatch", "nosuch"}, `help: no command "dispatch nosuch"; the commands are: ` + commands},
-		{[]string{"dispatch"}, "dispatch needs a command: open, list or unlock (see pa dispatch --help)"},
+		{[]string{"dispatch"}, "dispatch needs a command: open, list, unlock or incidents (see pa dispatch --help)"},
 		{[]string{"board"}, "board needs a command: check or repair (see pa board --help)"},
 		{[]string{"dispatch", "open"}, "dispatch open needs --agent NAME, or PA_AGENT set to an agent's name (see pa dispatch open --help)"},
 		{[]string{"board", "check", "--bogus"}, "unknown flag --bogus (see pa board check --help)"},

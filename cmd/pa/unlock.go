@@ -135,6 +135,7 @@ func (c *unlockCmd) Run(ctx context.Context, g *globals, out *output) error {
 func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts locking.Options, out *output) (held bool, err error) {
 	agent := a.agent
 	name := estate.SpawnLogPath(agent)
+	opts.Operation = operationUnlock // the incident row of a forced unlock says who forced it
 	h, err := locking.Inspect(fsys, name, opts)
 	r, byOwner := refusedByOwner(fsys, agent, err)
 	switch {

@@ -213,7 +213,8 @@ func nextBoot(m *locktest.Machine, fsys vfs.FS, done []success, n int) (msg stri
 }
 
 // leftovers are the names in the agent's folder and its board folder other
-// than the spawn-log, the board folder and the board.
+// than the spawn-log, the board folder, the board and the spawn-log lock's
+// incident log (a record of the breaks, which nothing removes).
 func leftovers(fsys vfs.FS) []string {
 	var left []string
 	for _, dir := range []string{estate.AgentDir(agent), estate.BoardDir(agent)} {
@@ -224,7 +225,8 @@ func leftovers(fsys vfs.FS) []string {
 		}
 		for _, e := range entries {
 			p := dir + "/" + e.Name()
-			if p == estate.SpawnLogPath(agent) || p == estate.BoardDir(agent) || p == estate.BoardPath(agent) {
+			if p == estate.SpawnLogPath(agent) || p == estate.BoardDir(agent) || p == estate.BoardPath(agent) ||
+				p == locking.IncidentsName(estate.SpawnLogPath(agent)) {
 				continue
 			}
 			left = append(left, p)

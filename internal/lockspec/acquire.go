@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/internal/wake"
+	"github.com/pa-toolkit/pa/locking/policy"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -124,8 +125,11 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			if err != nil {
 				return nil, err
 			}
-			if out.result == breakDone && e.onBreak != nil {
-				e.onBreak(n.lock, held) // the one automatic break, done
+			if out.result == breakDone {
+				_ = e.incident(fsys, n, EventBreak, held, 0) // a record only: the break is done
+				if e.onBreak != nil {
+					e.onBreak(n.lock, held) // the one automatic break, done
+				}
 			}
 			if out.result == breakBusy {
 				busy = &out.busy
@@ -138,7 +142,12 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			}
 		}
 		if !time.Now().Before(deadline) {
-			return nil, &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
+			te := &TimeoutError{Lock: n.lock, Waited: time.Since(start), Holder: held, Claim: busy}
+			if e.policy != policy.SingleFlight.String() {
+				// single_flight's held lock is an ordinary result, no incident.
+				te.Incident = e.incident(fsys, n, EventTimeout, held, te.Waited)
+			}
+			return nil, te
 		}
 		atOnce = 0
 		if e.onWait != nil && held.State != StateDead && (!toldWait || !sameLock(held, waitedOn)) {

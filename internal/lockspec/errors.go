@@ -46,6 +46,13 @@ type TimeoutError struct {
 	// Claim, when not nil, is another breaker's live claim that kept this
 	// writer from breaking a dead holder's lock at its last try (row R11).
 	Claim *ClaimOwner
+	// Incident is nil when the timeout's row was appended to the lock's
+	// incident log ([IncidentsName]) or, under the single_flight policy
+	// ([Options] Policy), none was due (a held lock is then an ordinary
+	// result); else why not: the append's error, [ErrIncidentsFull] or
+	// [ErrIncidentStalled]. It never changes the timeout, and Error does
+	// not say it.
+	Incident error
 }
 
 // Error names the lock, its holder and how long the writer waited (and the

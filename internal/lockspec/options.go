@@ -113,6 +113,14 @@ type Options struct {
 	// Timeout's.
 	Policy string
 
+	// IncidentWait bounds how long a timeout, an automatic break and a
+	// forced unlock wait for their incident row's append (incident.go);
+	// zero means DefaultIncidentWait (250 ms). Past it they go on, the
+	// append left running on its own goroutine ([TimeoutError] Incident:
+	// ErrIncidentStalled).
+	IncidentWait time.Duration
+
+	incidentCap int64
 	onStep      func(Step)
 	afterCommit func(h *Hold) error
 	rand        io.Reader
@@ -162,6 +170,10 @@ func SetOnRestore(o *Options, onRestore func(name, from string)) { o.onRestore =
 // nil.
 func OnRestoreOf(o Options) func(name, from string) { return o.onRestore }
 
+// SetIncidentCap makes n bytes the incident log's cap for o (0:
+// IncidentCap), for the tests of the cap.
+func SetIncidentCap(o *Options, n int64) { o.incidentCap = n }
+
 // SetRand makes r the source of the 24-hex token of each hold and of the
 // attempt token of each name; nil means crypto/rand.Reader.
 func SetRand(o *Options, r io.Reader) { o.rand = r }
@@ -185,6 +197,9 @@ type env struct {
 	exclusive bool
 	// agent, operation and policy are the record's labels (Options).
 	agent, operation, policy string
+	// incidentWait and incidentCap bound the incident log's appends.
+	incidentWait time.Duration
+	incidentCap  int64
 }
 
 func (o Options) env() *env {
@@ -196,6 +211,13 @@ func (o Options) env() *env {
 		restore: o.restore, onRestore: o.onRestore,
 		exclusive: o.ExclusiveCreate,
 		agent:     o.Agent, operation: o.Operation, policy: o.Policy,
+		incidentWait: o.IncidentWait, incidentCap: o.incidentCap,
+	}
+	if e.incidentWait <= 0 {
+		e.incidentWait = DefaultIncidentWait
+	}
+	if e.incidentCap <= 0 {
+		e.incidentCap = IncidentCap
 	}
 	if e.host == nil {
 		e.host = OSHost()

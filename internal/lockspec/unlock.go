@@ -47,6 +47,9 @@ func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force 
 		}
 		switch out.result {
 		case breakDone:
+			if mode == breakForce {
+				_ = e.incident(fsys, n, EventForce, judged, 0) // a record only: the lock is gone
+			}
 			return nil
 		case breakChanged, breakGone:
 			return ErrLockChanged

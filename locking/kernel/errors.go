@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/incidentlog"
 	"github.com/pa-toolkit/pa/locking/policy"
 )
 
@@ -21,10 +22,10 @@ var (
 	ErrUnsupported = errors.New("no exclusive kernel lock on this volume")
 	// ErrIncidentStalled is a [TimeoutError]'s Incident when the append
 	// of its row did not end within [Options] IncidentWait.
-	ErrIncidentStalled = errors.New("incident append still running")
+	ErrIncidentStalled = incidentlog.ErrStalled
 	// ErrIncidentsFull is a [TimeoutError]'s Incident when its row was
 	// dropped because the incident log is at its cap ([IncidentCap]).
-	ErrIncidentsFull = errors.New("incident log at its cap; row dropped")
+	ErrIncidentsFull = incidentlog.ErrFull
 )
 
 // TimeoutError is returned by [Acquire] and [Update] when a waiting policy's

@@ -1,13 +1,11 @@
 package kernel
 
 import (
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"sync/atomic"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/incidentlog"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -19,9 +17,9 @@ const (
 	// IncidentCap is the most bytes the incident log grows to: a row that
 	// would take it past the cap is dropped, and the next row this process
 	// writes counts the drops (Incident DroppedBefore).
-	IncidentCap = 1 << 20
+	IncidentCap = incidentlog.Cap
 	// MaxIncidentRow is the longest row, its newline included.
-	MaxIncidentRow = 4096
+	MaxIncidentRow = incidentlog.MaxRow
 )
 
 // Incident is one row of "<file>.lock.incidents.jsonl" (design: Holder And
@@ -54,24 +52,15 @@ type Incident struct {
 	DroppedBefore int64 `json:"dropped_before,omitempty"`
 }
 
-// Party is a holder or a waiter in an incident row.
-type Party struct {
-	// PID is the process id, on Hostname.
-	PID int `json:"pid"`
-	// Hostname is the process's host.
-	Hostname string `json:"hostname"`
-	// Agent is the process's agent label.
-	Agent string `json:"agent,omitempty"`
-	// Operation is the process's operation label.
-	Operation  string `json:"operation,omitempty"`
-	AcquiredAt string `json:"acquiredAt,omitempty"`   // the holder's
-	ReleasedAt string `json:"releasedAt,omitempty"`   // the holder's, when its record says so
-	WaitFrom   string `json:"waitingSince,omitempty"` // the waiter's first attempt
-}
+// Party is a holder or a waiter in an incident row: PID, Hostname,
+// Agent, Operation, AcquiredAt and ReleasedAt (the holder's), WaitFrom
+// (the waiter's first attempt); the kernel lock writes no State or
+// Evidence.
+type Party = incidentlog.Party
 
 // dropped counts the rows this process dropped at the cap since its last
 // written row.
-var dropped atomic.Int64
+var dropped incidentlog.Drops
 
 // timeout reads the holder, appends the incident row (waiting for it at
 // most o.IncidentWait) and returns the *TimeoutError. It never takes the
@@ -99,15 +88,9 @@ func timeout(fsys vfs.FS, name string, o Options, start time.Time, waited time.D
 			AcquiredAt: rec.AcquiredAt, ReleasedAt: rec.ReleasedAt}
 	}
 	row.OperatorAction = operatorAction(row.Holder, o.Policy.String())
-	done := make(chan error, 1)
-	go func() { done <- appendIncident(fsys, name+incidentsSuffix, row, o.cap()) }()
-	t := time.NewTimer(o.incidentWait())
-	defer t.Stop()
-	select {
-	case te.Incident = <-done:
-	case <-t.C:
-		te.Incident = ErrIncidentStalled
-	}
+	te.Incident = incidentlog.Within(o.incidentWait(), func() error {
+		return appendIncident(fsys, name+incidentsSuffix, row, o.cap())
+	})
 	return te
 }
 
@@ -122,51 +105,22 @@ func operatorAction(h *Party, pol string) string {
 		"4. retry under the " + pol + " policy once it has exited. Never delete the lock file: the kernel frees the lock when its holder exits."
 }
 
-// appendIncident appends row to the incident log name with one write of
-// an O_APPEND handle, unless the log would pass limit bytes.
+// appendIncident appends row to the incident log name (incidentlog.Append),
+// unless the log would pass limit bytes.
 func appendIncident(fsys vfs.FS, name string, row Incident, limit int64) error {
-	n := dropped.Load()
-	row.DroppedBefore = n
-	data := encodeRow(row)
-	f, err := fsys.OpenFile(name, appendFlags, 0o644)
-	if err != nil {
-		return err
-	}
-	if err := appendTo(f, name, data, limit); err != nil {
-		f.Close()
-		return err
-	}
-	dropped.Add(-n)
-	return f.Close()
-}
-
-// appendTo writes data to f, the open log, with one write, unless f is
-// not a regular file or data would take it past limit.
-func appendTo(f vfs.File, name string, data []byte, limit int64) error {
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return &fs.PathError{Op: "append", Path: name, Err: vfs.ErrNotRegular}
-	}
-	if fi.Size()+int64(len(data)) > limit {
-		dropped.Add(1)
-		return ErrIncidentsFull
-	}
-	_, err = f.Write(data)
-	return err
+	return incidentlog.Append(fsys, name, limit, &dropped, func(n int64) []byte {
+		row.DroppedBefore = n
+		return encodeRow(row)
+	})
 }
 
 // encodeRow returns row's JSON line, at most MaxIncidentRow bytes: a row
 // longer than that (a hostile holder record, escaped) loses its holder.
 func encodeRow(row Incident) []byte {
-	b, _ := json.Marshal(row) // strings and ints: it cannot fail
-	if len(b) >= MaxIncidentRow {
+	return incidentlog.Line(row, func() any {
 		row.Holder = nil
 		row.HolderState = "record too long for a row"
 		row.OperatorAction = operatorAction(nil, row.Policy)
-		b, _ = json.Marshal(row)
-	}
-	return append(b, '\n')
+		return row
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pa-toolkit/pa/internal/incidentlog"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
@@ -31,7 +32,7 @@ func TestIncidentWithoutTheLock(t *testing.T) {
 	if te.Incident != nil {
 		t.Fatalf("incident: %v", te.Incident)
 	}
-	if len(flags) != 1 || flags[0]&appendFlags != appendFlags {
+	if len(flags) != 1 || flags[0]&incidentlog.AppendFlags != incidentlog.AppendFlags {
 		t.Errorf("incident log opened with %v, want one open with O_APPEND", flags)
 	}
 	if n := fsys.Calls(faultfs.OpWrite, incidents); n != 1 {
@@ -116,7 +117,7 @@ func TestIncidentAppendStalls(t *testing.T) {
 func TestIncidentCap(t *testing.T) {
 	fsys, _ := newFS(t)
 	mustAcquire(t, fsys, "f", Options{})
-	dropped.Store(0)
+	dropped.Reset()
 	o := Options{Deadline: time.Millisecond}
 	if te := asTimeout(t, acquireWithin(t, fsys, "f", o).err); te.Incident != nil {
 		t.Fatalf("first row: %v", te.Incident)

@@ -1,11 +1,7 @@
 package kernel
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
-	"io/fs"
-
+	"github.com/pa-toolkit/pa/internal/incidentlog"
 	"github.com/pa-toolkit/pa/vfs"
 )
 
@@ -30,53 +26,12 @@ type Incidents struct {
 // vfs.ErrNotRegular when the log is not a regular file (it is never
 // opened for a blocking read).
 func ReadIncidents(fsys vfs.FS, name string) (Incidents, error) {
-	log := name + incidentsSuffix
-	f, err := fsys.OpenFile(log, vfs.ReadFlags, 0)
-	if err != nil {
-		if errorsIsNotExist(err) {
-			return Incidents{}, nil
-		}
-		return Incidents{}, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return Incidents{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		return Incidents{}, &fs.PathError{Op: "read", Path: log, Err: vfs.ErrNotRegular}
-	}
-	const limit = IncidentCap + MaxIncidentRow
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return Incidents{}, err
-	}
-	out := parseIncidents(data[:min(len(data), limit)])
-	out.Truncated = len(data) > limit
-	return out, nil
+	r, err := incidentlog.Read(fsys, name+incidentsSuffix, isIncident)
+	return Incidents(r), err
 }
 
-// parseIncidents reads the rows of data: each line ended by a newline, at
-// most MaxIncidentRow bytes, one JSON object of IncidentKind. A last line
-// without its newline is torn (an append cut short) and skipped.
-func parseIncidents(data []byte) Incidents {
-	var out Incidents
-	for len(data) > 0 {
-		line, rest, ok := bytes.Cut(data, []byte{'\n'})
-		data = rest
-		if !ok || len(line)+1 > MaxIncidentRow {
-			out.Skipped++
-			continue
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var row Incident
-		if json.Unmarshal(line, &row) != nil || row.Kind != IncidentKind {
-			out.Skipped++
-			continue
-		}
-		out.Rows = append(out.Rows, row)
-	}
-	return out
-}
+// parseIncidents reads the rows of data (incidentlog.Parse).
+func parseIncidents(data []byte) Incidents { return Incidents(incidentlog.Parse(data, isIncident)) }
+
+// isIncident reports whether row is of IncidentKind.
+func isIncident(row *Incident) bool { return row.Kind == IncidentKind }

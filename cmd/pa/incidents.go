@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/locking"
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// incidentsCmd is `pa dispatch incidents`.
+type incidentsCmd struct {
+	Agent string        `help:"List this agent's spawn-log lock incidents only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME" type:"needed"`
+	Since time.Duration `help:"Only the rows of the last DURATION (above 0; default: every row)." placeholder:"DURATION"`
+	JSON  bool          `name:"json" help:"Print the rows as one JSON array."`
+}
+
+// Help is the command's long help.
+func (c *incidentsCmd) Help() string {
+	return `Reads each spawn-log lock's incident log (agents/<agent>/spawn-log.json.lock.incidents.jsonl,
+without the lock) and prints its rows, oldest first and newest last, one a
+line, tab-separated: time, agent, event (timeout: a writer gave up waiting;
+break: a writer broke the lock of a provably dead holder; force: pa dispatch
+unlock --force removed a lock), the holder (pid, host, state and evidence),
+the process that waited, broke or forced (pid, host), the wait in ms, and
+what to do next. Every value is shown as pa dispatch list shows one
+(Go-quoted when it holds a control, escape or bidirectional character).
+--json prints the rows as one JSON array, each row's fields whole with its
+"agent". A line of the log that is no row (torn, too long, not JSON) is
+skipped and counted on stderr. Writes nothing.
+
+Exit codes: 0 listed (none is no error); 1 usage or bad input (a bad agent
+name, no estate at --home, an agent with no folder, --since not above 0, an
+incident log that is not a file).
+
+Example:
+  pa dispatch incidents --agent demo --since 24h`
+}
+
+// incidentRow is one row of the listing: the row and its agent.
+type incidentRow struct {
+	Agent string `json:"agent"`
+	locking.Incident
+}
+
+// Run lists the rows.
+func (c *incidentsCmd) Run(ctx context.Context, g *globals, out *output) error {
+	if c.Since < 0 {
+		return fail(exitUsage, "--since %s: want a duration above 0", c.Since)
+	}
+	fsys, closeFS, agents, err := g.openAgents(c.Agent, true)
+	if err != nil {
+		return err
+	}
+	defer closeFS()
+	var from time.Time
+	if c.Since > 0 {
+		from = time.Now().Add(-c.Since)
+	}
+	rows, skipped, err := readIncidents(fsys, agents, from)
+	if err != nil {
+		return err
+	}
+	if skipped > 0 {
+		fmt.Fprintf(out.stderr, "pa: %d lines of the incident logs were no row (torn, too long or not JSON) and were skipped\n", skipped)
+	}
+	if c.JSON {
+		_, err := fmt.Fprintf(out.stdout, "%s\n", marshalJSON(rows))
+		return err
+	}
+	for _, r := range rows {
+		if _, err := fmt.Fprintln(out.stdout, incidentLine(r)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readIncidents reads the incident logs of agents' spawn-log locks: the
+// rows at or after from (every row when from is zero; a row whose time
+// does not parse only then), oldest first, and the lines skipped.
+func readIncidents(fsys vfs.FS, agents []string, from time.Time) ([]incidentRow, int, error) {
+	rows := []incidentRow{}
+	skipped := 0
+	for _, agent := range agents {
+		got, err := locking.ReadIncidents(fsys, estate.SpawnLogPath(agent))
+		if err != nil {
+			return nil, 0, fail(exitUsage, "%s", plainError(agent, err))
+		}
+		skipped += got.Skipped
+		for _, r := range got.Rows {
+			if t, ok := incidentTime(r); from.IsZero() || ok && !t.Before(from) {
+				rows = append(rows, incidentRow{Agent: agent, Incident: r})
+			}
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b incidentRow) int {
+		ta, _ := incidentTime(a.Incident)
+		tb, _ := incidentTime(b.Incident)
+		return ta.Compare(tb)
+	})
+	return rows, skipped, nil
+}
+
+// incidentTime is r's time, and whether it parses.
+func incidentTime(r locking.Incident) (time.Time, bool) {
+	t, err := time.Parse(time.RFC3339Nano, r.Time)
+	return t, err == nil
+}
+
+// incidentLine is r as the plain listing shows it, every value escaped
+// (listValue).
+func incidentLine(r incidentRow) string {
+	actor := r.By
+	if r.Waiter != nil {
+		actor = r.Waiter
+	}
+	return listValue(r.Time) + "\t" + listValue(r.Agent) + "\t" + listValue(r.Event) + "\t" +
+		partyText(r.Holder, true) + "\t" + partyText(actor, false) + "\t" +
+		strconv.FormatInt(r.WaitedMS, 10) + "\t" + listValue(r.OperatorAction)
+}
+
+// partyText is p as a field: "pid N on host H", a holder's state and
+// evidence after, each value escaped; "-" when there is none.
+func partyText(p *locking.IncidentParty, holder bool) string {
+	if p == nil {
+		return "-"
+	}
+	s := "pid " + strconv.Itoa(p.PID) + " on host " + listValue(p.Hostname)
+	if holder && p.State != "" {
+		s += " (" + listValue(p.State)
+		if p.Evidence != "" {
+			s += ": " + listValue(p.Evidence)
+		}
+		s += ")"
+	}
+	return s
+}

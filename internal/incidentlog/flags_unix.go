@@ -1,0 +1,13 @@
+//go:build unix
+
+package incidentlog
+
+import (
+	"os"
+	"syscall"
+)
+
+// AppendFlags are the os.OpenFile flags of [Append]: write-only, append,
+// create; O_NONBLOCK keeps a FIFO
+// put in its place from blocking the open.
+const AppendFlags = os.O_WRONLY | os.O_APPEND | os.O_CREATE | syscall.O_NONBLOCK

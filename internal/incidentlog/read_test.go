@@ -1,0 +1,51 @@
+package incidentlog
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pa-toolkit/pa/vfs"
+)
+
+// TestParseSkips: torn, too long, not JSON and other kinds are skipped
+// and counted; blank lines are neither.
+func TestParseSkips(t *testing.T) {
+	good := `{"kind":"k","n":1}` + "\n"
+	data := good + "not json\n" + `{"kind":"other"}` + "\n\n" + strings.Repeat("x", MaxRow) + "\n" + "\x00\x1b[2J\n" + good + strings.TrimSuffix(good, "\n")
+	got := Parse([]byte(data), isRow)
+	if len(got.Rows) != 2 || got.Skipped != 5 {
+		t.Errorf("Parse: %d rows, %d skipped; want 2, 5", len(got.Rows), got.Skipped)
+	}
+}
+
+// TestReadBounded: a log past the cap is read only up to it.
+func TestReadBounded(t *testing.T) {
+	fsys, dir := newFS(t)
+	line := []byte(`{"kind":"k","n":1}` + "\n")
+	if err := os.WriteFile(filepath.Join(dir, "log"), bytes.Repeat(line, 2*Cap/len(line)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(fsys, "log", isRow)
+	if err != nil || !got.Truncated || len(got.Rows) > (Cap+MaxRow)/len(line) {
+		t.Errorf("Read: %d rows, truncated %v, %v", len(got.Rows), got.Truncated, err)
+	}
+}
+
+// TestReadAbsentAndDirectory: no log is no rows; a directory is an error
+// wrapping vfs.ErrNotRegular.
+func TestReadAbsentAndDirectory(t *testing.T) {
+	fsys, dir := newFS(t)
+	if got, err := Read(fsys, "log", isRow); err != nil || len(got.Rows) != 0 {
+		t.Errorf("absent: %+v, %v", got, err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "log"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(fsys, "log", isRow); !errors.Is(err, vfs.ErrNotRegular) {
+		t.Errorf("directory: %v, want vfs.ErrNotRegular", err)
+	}
+}
