@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/pa-toolkit/pa/board"
 	"github.com/pa-toolkit/pa/estate"
+	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
@@ -349,9 +351,12 @@ func checkBurstEstate(home string, outs []burstOutcome, ids []int) error {
 	if err := checkBurstRecords(outs, ids, log.Records, b.Items); err != nil {
 		return err
 	}
+	// The incident logs of the two locks are allowed beside them: a burst
+	// that times out or breaks a lock writes its rows there, and that is
+	// no leftover of a step.
 	for d, allowed := range map[string][]string{
-		estate.AgentDir(burstAgent): {"board", "spawn-log.json"},
-		estate.BoardDir(burstAgent): {"board.json"},
+		estate.AgentDir(burstAgent): {"board", "spawn-log.json", path.Base(locking.IncidentsName(estate.SpawnLogPath(burstAgent)))},
+		estate.BoardDir(burstAgent): {"board.json", path.Base(locking.IncidentsName(estate.BoardPath(burstAgent)))},
 	} {
 		entries, err := fsys.ReadDir(d)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -16,9 +16,9 @@ type Party struct {
 	AcquiredAt string `json:"acquiredAt,omitempty"`   // the holder's
 	ReleasedAt string `json:"releasedAt,omitempty"`   // the holder's, when its record says so
 	WaitFrom   string `json:"waitingSince,omitempty"` // the waiter's first attempt
-	// State and Evidence are the holder's judgement, where the lock
-	// judges one (the fail-safe lock: "alive", "dead", ...; what decided
-	// it).
-	State    string `json:"state,omitempty"`
+	// State is the holder's judgement, where the lock judges one (the
+	// fail-safe lock: "alive", "dead", ...).
+	State string `json:"state,omitempty"`
+	// Evidence is what decided State (the fail-safe lock's evidence).
 	Evidence string `json:"evidence,omitempty"`
 }
