@@ -64,7 +64,8 @@ type IncidentParty = lockspec.IncidentParty
 
 // Incidents is what [ReadIncidents] read: Rows (newest last), Skipped
 // (lines that were no row) and Truncated (the log was longer than
-// IncidentCap+MaxIncidentRow bytes, the most read).
+// IncidentCap+MaxIncidentRow bytes, the most read: the last ones, the
+// newest rows, where the file can seek).
 type Incidents = lockspec.Incidents
 
 // IncidentsName is the incident log of the lock on name:

@@ -25,8 +25,8 @@ type incidentNote struct {
 func incidentNotes(fsys vfs.FS, home string, agents []string, window time.Duration, now time.Time) []incidentNote {
 	notes := []incidentNote{}
 	for _, agent := range agents {
-		rows, _, err := readIncidents(fsys, []string{agent}, now.Add(-window))
-		if err != nil || len(rows) == 0 {
+		rows := readIncidents(fsys, []string{agent}, now.Add(-window)).rows
+		if len(rows) == 0 {
 			continue
 		}
 		cmd := programFor(home) + " dispatch incidents " + agentFlag(agent)

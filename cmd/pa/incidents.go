@@ -15,7 +15,7 @@ import (
 // incidentsCmd is `pa dispatch incidents`.
 type incidentsCmd struct {
 	Agent string        `help:"List this agent's spawn-log lock incidents only (default: every agent)." env:"PA_AGENT" predictor:"agent" placeholder:"NAME" type:"needed"`
-	Since time.Duration `help:"Only the rows of the last DURATION (above 0; default: every row)." placeholder:"DURATION"`
+	Since time.Duration `help:"Only the rows of the last DURATION (0, the default: every row)." placeholder:"DURATION"`
 	JSON  bool          `name:"json" help:"Print the rows as one JSON array."`
 }
 
@@ -31,11 +31,15 @@ what to do next. Every value is shown as pa dispatch list shows one
 (Go-quoted when it holds a control, escape or bidirectional character).
 --json prints the rows as one JSON array, each row's fields whole with its
 "agent". A line of the log that is no row (torn, too long, not JSON) is
-skipped and counted on stderr. Writes nothing.
+skipped and counted on stderr; a log longer than its cap (1 MiB and a row)
+is read from its end, so that its newest rows are the ones listed, and
+stderr says so. Without --agent, an agent whose incident log cannot be read
+(not a file) is named on stderr and the other agents go on. Writes nothing.
 
 Exit codes: 0 listed (none is no error); 1 usage or bad input (a bad agent
-name, no estate at --home, an agent with no folder, --since not above 0, an
-incident log that is not a file).
+name, no estate at --home, an agent with no folder, a negative --since, the
+incident log of --agent that is not a file); 2 some agent's incident log could
+not be read (the other agents' rows are listed).
 
 Example:
   pa dispatch incidents --agent demo --since 24h`
@@ -61,49 +65,81 @@ func (c *incidentsCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if c.Since > 0 {
 		from = time.Now().Add(-c.Since)
 	}
-	rows, skipped, err := readIncidents(fsys, agents, from)
-	if err != nil {
-		return err
+	got := readIncidents(fsys, agents, from)
+	if len(got.failed) > 0 && c.Agent != "" {
+		return fail(exitUsage, "%s", got.failed[0])
 	}
-	if skipped > 0 {
-		fmt.Fprintf(out.stderr, "pa: %d lines of the incident logs were no row (torn, too long or not JSON) and were skipped\n", skipped)
+	for _, f := range got.failed {
+		fmt.Fprintf(out.stderr, "pa: %s (the other agents go on)\n", f)
+	}
+	if got.skipped > 0 {
+		fmt.Fprintf(out.stderr, "pa: %s of the incident logs %s no row (torn, too long or not JSON) and %s skipped\n",
+			count(got.skipped, "line", "lines"), plural(got.skipped, "was", "were"), plural(got.skipped, "was", "were"))
+	}
+	for _, a := range got.cut {
+		fmt.Fprintf(out.stderr, "pa: the incident log of %s is longer than its cap: only its newest rows were read\n", listValue(a))
 	}
 	if c.JSON {
-		_, err := fmt.Fprintf(out.stdout, "%s\n", marshalJSON(rows))
-		return err
-	}
-	for _, r := range rows {
-		if _, err := fmt.Fprintln(out.stdout, incidentLine(r)); err != nil {
+		if _, err := fmt.Fprintf(out.stdout, "%s\n", marshalJSON(got.rows)); err != nil {
 			return err
 		}
+	} else {
+		for _, r := range got.rows {
+			if _, err := fmt.Fprintln(out.stdout, incidentLine(r)); err != nil {
+				return err
+			}
+		}
+	}
+	if len(got.failed) > 0 {
+		return &exitError{code: exitProblem}
 	}
 	return nil
 }
 
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// incidentsRead is what readIncidents read of the agents' logs.
+type incidentsRead struct {
+	rows    []incidentRow
+	skipped int      // lines that were no row
+	cut     []string // agents whose log was longer than its cap
+	failed  []string // an agent's log that could not be read, as a line
+}
+
 // readIncidents reads the incident logs of agents' spawn-log locks: the
 // rows at or after from (every row when from is zero; a row whose time
-// does not parse only then), oldest first, and the lines skipped.
-func readIncidents(fsys vfs.FS, agents []string, from time.Time) ([]incidentRow, int, error) {
-	rows := []incidentRow{}
-	skipped := 0
+// does not parse only then), oldest first, the lines skipped, and each
+// agent's log that could not be read.
+func readIncidents(fsys vfs.FS, agents []string, from time.Time) incidentsRead {
+	out := incidentsRead{rows: []incidentRow{}}
 	for _, agent := range agents {
 		got, err := locking.ReadIncidents(fsys, estate.SpawnLogPath(agent))
 		if err != nil {
-			return nil, 0, fail(exitUsage, "%s", plainError(agent, err))
+			out.failed = append(out.failed, plainError(agent, err))
+			continue
 		}
-		skipped += got.Skipped
+		out.skipped += got.Skipped
+		if got.Truncated {
+			out.cut = append(out.cut, agent)
+		}
 		for _, r := range got.Rows {
 			if t, ok := incidentTime(r); from.IsZero() || ok && !t.Before(from) {
-				rows = append(rows, incidentRow{Agent: agent, Incident: r})
+				out.rows = append(out.rows, incidentRow{Agent: agent, Incident: r})
 			}
 		}
 	}
-	slices.SortStableFunc(rows, func(a, b incidentRow) int {
+	slices.SortStableFunc(out.rows, func(a, b incidentRow) int {
 		ta, _ := incidentTime(a.Incident)
 		tb, _ := incidentTime(b.Incident)
 		return ta.Compare(tb)
 	})
-	return rows, skipped, nil
+	return out
 }
 
 // incidentTime is r's time, and whether it parses.

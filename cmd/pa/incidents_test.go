@@ -98,8 +98,18 @@ func TestIncidentsHostileLog(t *testing.T) {
 		if err := os.Mkdir(incidentsLog(home), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if r := c.run(t, home, "dispatch", "incidents"); r.code != exitUsage {
-			t.Errorf("a directory at the log's name: exit %d, stderr %q; want %d", r.code, r.stderr, exitUsage)
+		if r := c.run(t, home, "dispatch", "incidents", "--agent", "demo"); r.code != exitUsage {
+			t.Errorf("a directory at the --agent's log's name: exit %d, stderr %q; want %d", r.code, r.stderr, exitUsage)
+		}
+		// Among every agent, that agent is named and the others go on.
+		if r := c.run(t, home, "dispatch", "open", "--agent", "other"); r.code != 0 {
+			t.Fatalf("open of other: exit %d, %q", r.code, r.stderr)
+		}
+		appendTo(t, filepath.Join(home, "agents", "other", "spawn-log.json.lock.incidents.jsonl"), row)
+		r = c.run(t, home, "dispatch", "incidents")
+		if r.code != exitProblem || strings.Count(r.stdout, "\n") != 1 || !strings.Contains(r.stdout, "\tother\t") ||
+			!strings.Contains(r.stderr, "agents/demo/spawn-log.json.lock.incidents.jsonl") || !strings.Contains(r.stderr, "the other agents go on") {
+			t.Errorf("a directory at one agent's log, among every agent: exit %d, stdout %q, stderr %q; want exit 2, the other agent's row, that log named", r.code, r.stdout, r.stderr)
 		}
 	})
 }

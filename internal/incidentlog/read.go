@@ -18,13 +18,17 @@ type Rows[T any] struct {
 	// MaxRow, not JSON, or refused by the caller's check (another kind).
 	Skipped int
 	// Truncated is true when the file was longer than Cap+MaxRow bytes
-	// and only its first Cap+MaxRow were read.
+	// and only Cap+MaxRow of them were read: its last ones (from the
+	// first whole line in them), so that the newest rows are kept, where
+	// the open file can seek (an io.Seeker: the real OS's); else its
+	// first ones.
 	Truncated bool
 }
 
 // Read reads the log name without taking any lock, and reads any content
-// without harm: at most Cap+MaxRow bytes of it, every line that is no
-// row (Parse) counted in Skipped. An absent log is no rows and no error.
+// without harm: at most Cap+MaxRow bytes of it (its last ones where the
+// file can seek: Rows.Truncated), every line that is no row (Parse)
+// counted in Skipped. An absent log is no rows and no error.
 //
 // Errors: the file system's (*fs.PathError); one wrapping
 // vfs.ErrNotRegular when the name is not a regular file (it is opened
@@ -46,12 +50,27 @@ func Read[T any](fsys vfs.FS, name string, isRow func(*T) bool) (Rows[T], error)
 		return Rows[T]{}, &fs.PathError{Op: "read", Path: name, Err: vfs.ErrNotRegular}
 	}
 	const limit = Cap + MaxRow
+	tail := false
+	if s := seekerOf(f); s != nil && fi.Size() > limit {
+		if _, err := s.Seek(fi.Size()-limit, io.SeekStart); err == nil {
+			tail = true
+		}
+	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return Rows[T]{}, err
 	}
-	out := Parse(data[:min(len(data), limit)], isRow)
-	out.Truncated = len(data) > limit
+	data = data[:min(len(data), limit)]
+	torn := 0
+	if tail {
+		// The read began inside a line: that line's end is no row.
+		if _, rest, ok := bytes.Cut(data, []byte{'\n'}); ok {
+			data, torn = rest, 1
+		}
+	}
+	out := Parse(data, isRow)
+	out.Skipped += torn
+	out.Truncated = tail || fi.Size() > limit
 	return out, nil
 }
 
@@ -79,4 +98,21 @@ func Parse[T any](data []byte, isRow func(*T) bool) Rows[T] {
 		out.Rows = append(out.Rows, row)
 	}
 	return out
+}
+
+// seekerOf is f, or the file a wrapper of it wraps (Unwrap() vfs.File, as
+// faultfs's files have), that can seek; nil when none can. Seeking it
+// moves f's offset too: they are one open file.
+func seekerOf(f vfs.File) io.Seeker {
+	for range 8 {
+		if s, ok := f.(io.Seeker); ok {
+			return s
+		}
+		u, ok := f.(interface{ Unwrap() vfs.File })
+		if !ok {
+			return nil
+		}
+		f = u.Unwrap()
+	}
+	return nil
 }

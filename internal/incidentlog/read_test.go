@@ -49,3 +49,25 @@ func TestReadAbsentAndDirectory(t *testing.T) {
 		t.Errorf("directory: %v, want vfs.ErrNotRegular", err)
 	}
 }
+
+// TestReadKeepsTheNewestRows: of a log past the cap on the real OS, the
+// last bytes are read, from the first whole line in them: the newest row
+// is among the rows, and the torn line where the read began is skipped.
+func TestReadKeepsTheNewestRows(t *testing.T) {
+	fsys, dir := newFS(t)
+	line := []byte(`{"kind":"k","n":1}` + "\n")
+	data := append(bytes.Repeat(line, 2*Cap/len(line)), []byte(`{"kind":"k","n":2}`+"\n")...)
+	if err := os.WriteFile(filepath.Join(dir, "log"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(fsys, "log", isRow)
+	if err != nil || !got.Truncated || len(got.Rows) == 0 {
+		t.Fatalf("Read: %d rows, truncated %v, %v", len(got.Rows), got.Truncated, err)
+	}
+	if last := got.Rows[len(got.Rows)-1]; last.N != 2 {
+		t.Errorf("the last row read is %+v; want the newest (n 2)", last)
+	}
+	if got.Skipped > 1 {
+		t.Errorf("%d lines skipped; want at most the torn one where the read began", got.Skipped)
+	}
+}

@@ -161,6 +161,9 @@ func operatorAction(event string, h *IncidentParty) string {
 		}
 		who += ")"
 	}
+	if h != nil && h.PID == 0 {
+		return noHolderAction(event, h)
+	}
 	switch event {
 	case EventBreak:
 		return "none needed: " + who + " was provably dead and its lock was broken; this row records it"
@@ -171,4 +174,22 @@ func operatorAction(event string, h *IncidentParty) string {
 		"3. end it only after that confirmation and within your existing authority; " +
 		"4. retry once it has exited: a dead holder's lock is broken by the next writer on its host, " +
 		"and one of another host is removed only by a forced unlock after that confirmation"
+}
+
+// noHolderAction is operatorAction for a lock that names no holder (an
+// empty or torn lock, another shape, a directory that is no lock): no pid
+// to inspect, and nothing proves a writer dead, so it is never broken by
+// itself.
+func noHolderAction(event string, h *IncidentParty) string {
+	what := "the lock names no holder (judged " + h.State
+	if h.Evidence != "" {
+		what += ": " + h.Evidence
+	}
+	what += ")"
+	if event == EventForce {
+		return what + " and was removed by force: confirm no writer was still writing it"
+	}
+	return "1. inspect the lock file: " + what + ", so nothing proves a writer dead and it is never broken by itself; " +
+		"2. an empty lock may be one an older writer is still writing: confirm no writer of this file is running; " +
+		"3. then remove it by a forced unlock"
 }

@@ -284,3 +284,22 @@ func TestIncidentSingleFlightNone(t *testing.T) {
 		t.Errorf("a single_flight timeout wrote %q", e.readRaw(t, incidentsP))
 	}
 }
+
+// A timeout on a lock that names no holder (an empty lock) says so in its
+// row's operator_action: no pid to inspect (never "pid 0", which a script
+// could signal), never broken by itself, removed only by a forced unlock.
+func TestIncidentTimeoutOnALockWithNoHolder(t *testing.T) {
+	e := newEstate(t, classes[0])
+	e.writeRaw(t, lockP, nil)
+	o := fast(locktest.NewMachine("host-a").Spawn())
+	o.Timeout = 20 * time.Millisecond
+	timedOut(t, e, o)
+	got := rows(t, e)
+	if len(got) != 1 {
+		t.Fatalf("%d rows, want 1", len(got))
+	}
+	contains(t, got[0].OperatorAction, "names no holder", "never broken by itself", "forced unlock")
+	if strings.Contains(got[0].OperatorAction, "pid 0") {
+		t.Errorf("operator_action points at pid 0: %q", got[0].OperatorAction)
+	}
+}

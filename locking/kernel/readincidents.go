@@ -12,8 +12,10 @@ type Incidents struct {
 	// Skipped counts the lines that were no row: torn, too long, not
 	// JSON, not of [IncidentKind].
 	Skipped int
-	// Truncated is true when the file was longer than the cap and only its
-	// first IncidentCap+MaxIncidentRow bytes were read.
+	// Truncated is true when the file was longer than the cap and only
+	// IncidentCap+MaxIncidentRow bytes of it were read: its last ones
+	// (the newest rows) where its open file can seek, as the real OS's
+	// can; else its first ones.
 	Truncated bool
 }
 
