@@ -82,6 +82,20 @@ func (m *Machine) Reuse(pid int) {
 	m.start[pid] = m.nextStart
 }
 
+// SpawnReusing starts a new live process in pid namespace ns that takes
+// pid, a pid an earlier process had (alive or dead, of this boot or an
+// earlier one): a reused pid, with a start time it never had, to every
+// judge. It returns the new process's host view.
+func (m *Machine) SpawnReusing(ns uint64, pid int) *IdentityProcess {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.nextStart++
+	m.alive[pid] = true
+	m.start[pid] = m.nextStart
+	m.ns[pid] = ns
+	return &IdentityProcess{Process: Process{m: m, pid: pid}, ns: ns}
+}
+
 // StartTime returns the start time the machine gives pid (0 for a pid
 // never spawned), whatever its namespace and whether or not it is alive.
 func (m *Machine) StartTime(pid int) uint64 {

@@ -65,3 +65,22 @@ func TestIdentityProcessSeesItsNamespace(t *testing.T) {
 		t.Error("SetBoot(\"\") left a boot id")
 	}
 }
+
+// SpawnReusing's process has the old pid, alive again in the namespace it
+// is given, with a start time the old process never had.
+func TestSpawnReusingTakesAnEarlierPID(t *testing.T) {
+	m := locktest.NewMachine("host-a")
+	old := m.SpawnIn(0)
+	was := old.Self().StartTime
+	old.Kill()
+	p := m.SpawnReusing(3, old.PID())
+	if p.PID() != old.PID() || p.Namespace() != 3 {
+		t.Fatalf("pid %d in namespace %d; want %d in 3", p.PID(), p.Namespace(), old.PID())
+	}
+	if !p.Alive(old.PID()) || old.Alive(old.PID()) {
+		t.Error("the reused pid is not alive in the new process's namespace only")
+	}
+	if st := p.Self().StartTime; st == was || st == 0 {
+		t.Errorf("start time %d; want a new one (the old was %d)", st, was)
+	}
+}
