@@ -6,5 +6,7 @@
 // once, the spawn-log and the board parse, the next open goes through at
 // once (a holder of the earlier boot is dead), nothing is left beside the
 // spawn-log after it, and the board check reports exactly the dispatches
-// missing from the board. It holds tests only.
+// missing from the board; and again with every pid of the earlier boot
+// taken by a live process of the new one (its reused-pids runs). It holds
+// tests only.
 package powercut

@@ -2,6 +2,8 @@ package powercut_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,13 +39,44 @@ type success struct {
 	onBoard []int // the dispatches it reported on the board
 }
 
+// run is what the workload did: what each open and repair reported, and
+// the pid of each of its processes with the volume's op count when it
+// started.
+type run struct {
+	done  []success
+	procs []proc
+}
+
+type proc struct {
+	pid  int
+	from int // the ops the volume had recorded when it started
+}
+
+// cutProcess is the pid of the process that was running when the power
+// was cut after op n (the last one started by then).
+func (r run) cutProcess(n int) int {
+	pid := r.procs[0].pid
+	for _, p := range r.procs {
+		if p.from <= n {
+			pid = p.pid
+		}
+	}
+	return pid
+}
+
 // workload runs n opens on fsys, with a repair after every third, as
 // processes of the machine's first boot, and returns what each reported.
-func workload(t *testing.T, fsys *crashfs.FS, m *locktest.Machine, n int) []success {
+func workload(t *testing.T, fsys *crashfs.FS, m *locktest.Machine, n int) run {
 	t.Helper()
 	var done []success
-	for i := range n {
+	var procs []proc
+	spawn := func() *locktest.IdentityProcess {
 		p := m.SpawnIn(0)
+		procs = append(procs, proc{pid: p.PID(), from: fsys.Ops()})
+		return p
+	}
+	for i := range n {
+		p := spawn()
 		rec, err := dispatch.Open(context.Background(), fsys, agent, fmt.Sprintf("dispatch %d", i+1), options(p))
 		if err != nil {
 			t.Fatalf("open %d on the live volume: %v", i+1, err)
@@ -50,7 +84,7 @@ func workload(t *testing.T, fsys *crashfs.FS, m *locktest.Machine, n int) []succ
 		done = append(done, success{ops: fsys.Ops(), id: rec.ID, onBoard: []int{rec.ID}})
 		m.Kill(p.PID())
 		if i%3 == 2 {
-			p := m.SpawnIn(0)
+			p := spawn()
 			added, err := dispatch.Repair(context.Background(), fsys, agent, options(p))
 			if err != nil {
 				t.Fatalf("repair after open %d: %v", i+1, err)
@@ -63,7 +97,7 @@ func workload(t *testing.T, fsys *crashfs.FS, m *locktest.Machine, n int) []succ
 			m.Kill(p.PID())
 		}
 	}
-	return done
+	return run{done: done, procs: procs}
 }
 
 // options are the lock's options for one fake process: a short wait, so
@@ -73,75 +107,125 @@ func options(p *locktest.IdentityProcess) locking.Options {
 }
 
 // TestEveryReportedSuccessSurvivesACut runs the workload on a POSIX
-// volume with hard links (the crash model's conservative floor) and checks
-// every state of a cut after each of its operations. Each of these makes
-// it fail: the pending file not synced before its link (an empty lock, a
-// block), the commit's temp file or folder not synced (a record reported
-// and lost), a folder made and its parent not synced (the estate lost),
-// the board's temp files of dead owners not swept (left beside the board).
+// volume with hard links (the crash model's conservative floor) and on the
+// model's exFAT volume (no hard links: the directory publish; renames of
+// three entry writes with no barrier), and checks every state of a cut
+// after each of its operations. Each of these makes it fail: the pending
+// file not synced before its link (an empty lock, a block), the commit's
+// temp file or folder not synced (a record reported and lost), a folder
+// made and its parent not synced (the estate lost), the board's temp files
+// of dead owners not swept (left beside the board), the restore of a
+// spawn-log or board a cut took (conformance/mutate).
 //
-// Not yet here: the crash model's exFAT volume, which has no hard links.
-// There the exclusive create leaves an empty lock at a cut (a block), and
-// a cut in the spawn-log's rename can leave neither name but the dead
-// owner's complete temp file, which the sweep removes: the directory
-// publish and the restore of such a temp file are what it needs.
+// In its reused-pids runs every pid of the earlier boot is taken again
+// by a live process of the new boot, the next open's own among them (it
+// takes the pid of the process the cut stopped): the names of the earlier
+// boot then answer as a live owner's. The next open must still go through
+// at once and lose nothing; what it leaves must go once those processes
+// have exited (one more open, checked as above).
 func TestEveryReportedSuccessSurvivesACut(t *testing.T) {
 	t.Log(deviceMapper())
 	for _, exfat := range []bool{false, true} {
-		name := "posix"
-		if exfat {
-			name = "exfat"
+		for _, reuse := range []bool{false, true} {
+			name := "posix"
+			if exfat {
+				name = "exfat"
+			}
+			if reuse {
+				name += "-reused-pids"
+			}
+			t.Run(name, func(t *testing.T) { cutEveryOp(t, exfat, reuse, name) })
 		}
-		t.Run(name, func(t *testing.T) {
-			dispatches, samples := 6, 2
-			if *large {
-				dispatches, samples = 20, 8
+	}
+}
+
+// cutEveryOp is one run of TestEveryReportedSuccessSurvivesACut.
+func cutEveryOp(t *testing.T, exfat, reuse bool, name string) {
+	dispatches, samples := 6, 2
+	if *large {
+		dispatches, samples = 20, 8
+	}
+	m := locktest.NewMachine("host")
+	m.SetBoot("11111111-1111-1111-1111-111111111111")
+	fsys := crashfs.New(crashfs.Options{ExFAT: exfat, BlockSize: 512})
+	r := workload(t, fsys, m, dispatches)
+	m.SetBoot("22222222-2222-2222-2222-222222222222")
+	rng := rand.New(rand.NewPCG(1, uint64(len(name))))
+	bad, lostStates, states := 0, 0, 0
+	kinds := map[string]int{}
+	for n := 0; n <= fsys.Ops(); n++ {
+		cut, err := fsys.CutAt(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range cut.States(rng, samples) {
+			states++
+			msg, lost := nextBoot(m, st.FS(), r, n, reuse)
+			if lost {
+				lostStates++
 			}
-			m := locktest.NewMachine("host")
-			m.SetBoot("11111111-1111-1111-1111-111111111111")
-			fsys := crashfs.New(crashfs.Options{ExFAT: exfat, BlockSize: 512})
-			done := workload(t, fsys, m, dispatches)
-			m.SetBoot("22222222-2222-2222-2222-222222222222")
-			rng := rand.New(rand.NewPCG(1, uint64(len(name))))
-			bad, lostStates, states := 0, 0, 0
-			kinds := map[string]int{}
-			for n := 0; n <= fsys.Ops(); n++ {
-				cut, err := fsys.CutAt(n)
-				if err != nil {
-					t.Fatal(err)
+			if msg != "" {
+				bad++
+				if kinds[category(msg)] == 0 {
+					t.Errorf("cut after op %d (%s): %s\n%s", n, fsys.Op(n-1), msg, st)
 				}
-				for _, st := range cut.States(rng, samples) {
-					states++
-					msg, lost := nextBoot(m, st.FS(), done, n)
-					if lost {
-						lostStates++
-					}
-					if msg != "" {
-						bad++
-						if kinds[category(msg)] == 0 {
-							t.Errorf("cut after op %d (%s): %s\n%s", n, fsys.Op(n-1), msg, st)
-						}
-						kinds[category(msg)]++
-					}
-				}
+				kinds[category(msg)]++
 			}
-			t.Logf("%d ops, %d states; in %d of them a cut inside a rename left no name holding a reported dispatch, and the next open said so (nothing written)", fsys.Ops(), states, lostStates)
-			if !exfat && lostStates > 0 {
-				t.Errorf("on a volume whose renames are atomic, %d states lost a reported dispatch for good", lostStates)
-			}
-			if bad > 5 {
-				t.Errorf("... %d bad states in all: %v", bad, kinds)
-			}
-		})
+		}
+	}
+	t.Logf("%d ops, %d states; in %d of them a cut inside a rename left no name holding a reported dispatch, and the next open said so (nothing written)", fsys.Ops(), states, lostStates)
+	if !exfat && lostStates > 0 {
+		t.Errorf("on a volume whose renames are atomic, %d states lost a reported dispatch for good", lostStates)
+	}
+	if bad > 5 {
+		t.Errorf("... %d bad states in all: %v", bad, kinds)
 	}
 }
 
 // nextBoot runs the next boot's open on what a cut after op n left and
-// returns what is wrong with it, "" when every invariant holds.
-func nextBoot(m *locktest.Machine, fsys vfs.FS, done []success, n int) (msg string, lost bool) {
-	p := m.SpawnIn(0)
-	defer m.Kill(p.PID())
+// returns what is wrong with it, "" when every invariant holds. With
+// reuse, that open runs as the process that took the pid of the one the
+// cut stopped, beside live processes that took every other pid of the
+// run; then they exit and one more open runs, and both are checked.
+func nextBoot(m *locktest.Machine, fsys vfs.FS, r run, n int, reuse bool) (msg string, lost bool) {
 	boardHeld := itemsHeld(fsys) // before the next open: what any file of the state holds
+	if !reuse {
+		p := m.SpawnIn(0)
+		defer m.Kill(p.PID())
+		return openAndCheck(fsys, p, r.done, n, boardHeld, nil)
+	}
+	cut := r.cutProcess(n)
+	var reusers []int
+	for _, pr := range r.procs {
+		if pr.pid != cut {
+			reusers = append(reusers, m.SpawnReusing(0, pr.pid).PID())
+		}
+	}
+	p := m.SpawnReusing(0, cut)
+	reusers = append(reusers, cut)
+	msg, lost = openAndCheck(fsys, p, r.done, n, boardHeld, reusers)
+	for _, pid := range reusers {
+		m.Kill(pid)
+	}
+	if msg != "" || lost {
+		return msg, lost
+	}
+	after := m.SpawnIn(0)
+	defer m.Kill(after.PID())
+	if msg, _ := openAndCheck(fsys, after, r.done, n, boardHeld, nil); msg != "" {
+		return "once the processes that took the earlier boot's pids had exited: " + msg, false
+	}
+	return "", false
+}
+
+// openAndCheck runs one open as p on fsys and checks every invariant on
+// what it leaves: the dispatches reported by op n (done) in the spawn-log
+// once each, and on the board wherever a file of the state held them
+// (boardHeld), the spawn-log and the board parse, board check reports
+// exactly the dispatches off the board, and nothing is left beside the
+// spawn-log or the board but names that a live process's pid (one of
+// live) owns.
+func openAndCheck(fsys vfs.FS, p *locktest.IdentityProcess, done []success, n int, boardHeld map[int]bool, live []int) (msg string, lost bool) {
 	rec, err := dispatch.Open(context.Background(), fsys, agent, "after the cut", options(p))
 	if errors.Is(err, board.ErrAhead) {
 		msg := lostForGood(fsys, done, n)
@@ -170,7 +254,7 @@ func nextBoot(m *locktest.Machine, fsys vfs.FS, done []success, n int) (msg stri
 	if err != nil {
 		return fmt.Sprintf("the board does not parse after the next open: %v", err), false
 	}
-	if left := leftovers(fsys); len(left) > 0 {
+	if left := leftovers(fsys, live); len(left) > 0 {
 		return fmt.Sprintf("left beside the spawn-log after the next open: %q", left), false
 	}
 	onBoard := map[int]bool{}
@@ -213,9 +297,10 @@ func nextBoot(m *locktest.Machine, fsys vfs.FS, done []success, n int) (msg stri
 }
 
 // leftovers are the names in the agent's folder and its board folder other
-// than the spawn-log, the board folder, the board and the spawn-log lock's
-// incident log (a record of the breaks, which nothing removes).
-func leftovers(fsys vfs.FS) []string {
+// than the spawn-log, the board folder, the board, the spawn-log lock's
+// incident log (a record of the breaks, which nothing removes) and names
+// beside a lock or temp names whose recorded pid is one of live.
+func leftovers(fsys vfs.FS, live []int) []string {
 	var left []string
 	for _, dir := range []string{estate.AgentDir(agent), estate.BoardDir(agent)} {
 		entries, err := fsys.ReadDir(dir)
@@ -226,13 +311,28 @@ func leftovers(fsys vfs.FS) []string {
 		for _, e := range entries {
 			p := dir + "/" + e.Name()
 			if p == estate.SpawnLogPath(agent) || p == estate.BoardDir(agent) || p == estate.BoardPath(agent) ||
-				p == locking.IncidentsName(estate.SpawnLogPath(agent)) {
+				p == locking.IncidentsName(estate.SpawnLogPath(agent)) || ownedBy(e.Name(), live) {
 				continue
 			}
 			left = append(left, p)
 		}
 	}
 	return left
+}
+
+// ownedBy reports whether base, a name beside a lock or a temp name
+// (<...>-<host>-<pid>-<attempt>), records one of pids.
+func ownedBy(base string, pids []int) bool {
+	sum := sha256.Sum256([]byte("host")) // the names' <host>: 8 hex of the hostname's sha256
+	host := hex.EncodeToString(sum[:4])
+	parts := strings.Split(base, "-")
+	for i := 1; i+1 < len(parts); i++ {
+		if parts[i] == host {
+			pid, err := strconv.Atoi(parts[i+1])
+			return err == nil && slices.Contains(pids, pid)
+		}
+	}
+	return false
 }
 
 func category(msg string) string {

@@ -35,6 +35,10 @@ type Hold struct {
 	released bool
 	unpin    func() error // lets go of the folder the hold keeps open
 	pending  *pendingFile // the publish's pending file, from its create to its removal
+	// earlierBoot are the pids of this host's holders of an earlier boot
+	// whose locks the acquisition broke: their temp files are a dead
+	// writer's whatever the pid means now (earlierboot.go).
+	earlierBoot []int
 }
 
 // Token returns the hold's 24-hex token, the one the fence checks.
@@ -115,7 +119,7 @@ func (h *Hold) WriteFenced(name string, data ...[]byte) error {
 		return err
 	}
 	if !h.released {
-		h.e.sweepTemps(h.fsys, name)
+		h.sweepTemps(name)
 	}
 	return h.writeFenced(name, data, false, nil)
 }

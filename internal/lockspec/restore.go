@@ -28,7 +28,8 @@ type Restorer func(data []byte) (content []byte, rank uint64, ok bool)
 
 // restoreMissing runs under the hold, before the guarded file is read,
 // when it is missing and a Restorer is set: among the temp files of the
-// guarded file whose owner is on this host and provably dead (and, where
+// guarded file whose owner is on this host and provably dead (by its pid,
+// or as a broken holder of an earlier boot: tempOwnerDead; and, where
 // this process takes kernel locks, whose kernel lock is free), the one the
 // Restorer ranks highest is committed as the guarded file, with the
 // commit's own temp file, sync, fence, rename and folder sync, and the
@@ -75,7 +76,7 @@ func (h *Hold) restore(n names, r Restorer) (bool, error) {
 			continue
 		}
 		kind, o := n.classify(de.Name())
-		if kind != ownerInName || !e.ownerDead(o, n) {
+		if kind != ownerInName || !h.tempOwnerDead(o, n) {
 			continue
 		}
 		name := path.Join(n.dir, de.Name())

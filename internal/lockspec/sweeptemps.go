@@ -9,13 +9,15 @@ import (
 // sweepTemps removes the temp files of target (target.tmp-<host>-<pid>-
 // <attempt>, the names [Hold.WriteFenced] writes) whose owner is on this
 // host and provably dead, judged as the sweep judges the names beside the
-// lock (ownerDead, removeLeftover). WriteFenced calls it under the hold,
-// before it writes target: such a file (the board's) is beside target, not
-// beside the lock, so the acquire's sweep never sees it, and a writer
-// killed or cut off by a power cut between its create and its rename
-// would leave it there for good (conformance/powercut). Like the sweep, it
-// never fails the write and reports no step.
-func (e *env) sweepTemps(fsys vfs.FS, target string) {
+// lock (ownerDead, removeLeftover), or a holder of an earlier boot whose
+// lock the acquisition broke (tempOwnerDead). WriteFenced calls it under
+// the hold, before it writes target: such a file (the board's) is beside
+// target, not beside the lock, so the acquire's sweep never sees it, and a
+// writer killed or cut off by a power cut between its create and its
+// rename would leave it there for good (conformance/powercut). Like the
+// sweep, it never fails the write and reports no step.
+func (h *Hold) sweepTemps(target string) {
+	e, fsys := h.e, h.fsys
 	t := newNames(target, HostHash(e.host.Hostname()), e.host.PID())
 	// Its own broken names too: removeLeftover moves a temp file it holds
 	// the kernel lock of to target.lock.broken-<host>-<pid>-<attempt>
@@ -29,7 +31,7 @@ func (e *env) sweepTemps(fsys vfs.FS, target string) {
 			continue
 		}
 		kind, o := t.classify(de.Name())
-		if kind != ownerInName || !e.ownerDead(o, t) {
+		if kind != ownerInName || !h.tempOwnerDead(o, t) {
 			continue
 		}
 		e.removeLeftover(fsys, t, path.Join(t.dir, de.Name()), noStep)
