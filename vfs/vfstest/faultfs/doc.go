@@ -10,7 +10,8 @@
 //  2. the Before hooks run in the order added; the first that returns an
 //     error fails the call with it, and the operation does not run;
 //  3. the first [Rule] that matches fails the call with its error, and the
-//     operation does not run;
+//     operation does not run (a Drop rule, for a sync, makes it return nil
+//     without running instead);
 //  4. otherwise the operation runs on the wrapped FS;
 //  5. the After hooks run in the order added, each seeing the result so far;
 //     one that returns an error makes the call fail with it (the operation

@@ -132,14 +132,18 @@ func (f *FS) full(name string) string {
 // do makes one call: begin, then run unless begin failed it, then end.
 func (f *FS) do(ev Event, opName string, run func() error) error {
 	err := f.begin(ev, opName)
-	if err == nil {
+	switch {
+	case err == errDropped:
+		err = nil // a Drop rule: success, the call not run
+	case err == nil:
 		err = run()
 	}
 	return f.end(ev, opName, err)
 }
 
 // begin counts the call, runs the Before hooks, then the rules. It returns
-// the injected error, wrapped, or nil when the operation is to run.
+// the injected error, wrapped, errDropped when a Drop rule matched, or nil
+// when the operation is to run.
 func (f *FS) begin(ev Event, opName string) error {
 	f.count(ev.Op, ev.Name, ev.NewName)
 	before, _ := f.hooks()
@@ -149,6 +153,9 @@ func (f *FS) begin(ev Event, opName string) error {
 		}
 	}
 	if err := f.fault(ev.Op, ev.Name, ev.NewName); err != nil {
+		if err == errDropped {
+			return err
+		}
 		return wrap(ev, opName, err)
 	}
 	return nil

@@ -1,12 +1,14 @@
 package faultfs
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"syscall"
 )
 
-// Rule makes matching calls of one operation fail.
+// Rule makes matching calls of one operation fail, or, with Drop, report
+// success without running.
 type Rule struct {
 	// Op is the operation that fails.
 	Op Op
@@ -21,7 +23,16 @@ type Rule struct {
 	// Times is how many matching calls fail, the first ones; 0 means every
 	// one.
 	Times int
+	// Drop makes a matching call return nil without reaching the wrapped
+	// file system, instead of failing with Err: a disk that acknowledges a
+	// flush it does not do. It is allowed for [OpSync] only (the benchmark
+	// of the commit's syncs drops one kind of sync at a time).
+	Drop bool
 }
+
+// errDropped is what fault returns for a call a Drop rule matches: begin
+// passes it on and do turns it into success without running the call.
+var errDropped = errors.New("faultfs: dropped")
 
 // rule is a Rule and the failures it has left; left < 0 means always.
 type rule struct {
@@ -32,7 +43,8 @@ type rule struct {
 // Fail adds r after the rules already added; a call fails by the first rule
 // that matches it. Fail panics when r.Op is not one of the Op constants,
 // r.Match is not a valid path.Match pattern, or r.Times is negative: those
-// are mistakes in the test.
+// are mistakes in the test, and when r.Drop is set for an Op other than
+// OpSync.
 func (f *FS) Fail(r Rule) {
 	if !r.Op.valid() {
 		panic(fmt.Sprintf("faultfs: Fail: unknown %v", r.Op))
@@ -42,6 +54,9 @@ func (f *FS) Fail(r Rule) {
 	}
 	if r.Times < 0 {
 		panic(fmt.Sprintf("faultfs: Fail: Times %d is negative", r.Times))
+	}
+	if r.Drop && r.Op != OpSync {
+		panic(fmt.Sprintf("faultfs: Fail: Drop on %v: only a sync can be dropped", r.Op))
 	}
 	if r.Err == nil {
 		r.Err = syscall.EIO
@@ -79,6 +94,9 @@ func (f *FS) fault(op Op, name, newName string) error {
 			if r.left == 0 {
 				f.rules = append(f.rules[:i:i], f.rules[i+1:]...)
 			}
+		}
+		if r.Drop {
+			return errDropped
 		}
 		return r.Err
 	}

@@ -166,6 +166,7 @@ func TestFailPanicsOnMistakes(t *testing.T) {
 		{Op: faultfs.OpClose + 1},
 		{Op: faultfs.OpStat, Match: "["},
 		{Op: faultfs.OpStat, Times: -1},
+		{Op: faultfs.OpWrite, Drop: true},
 	} {
 		func() {
 			defer func() {
@@ -175,6 +176,51 @@ func TestFailPanicsOnMistakes(t *testing.T) {
 			}()
 			fsys.Fail(r)
 		}()
+	}
+}
+
+// TestDropReportsSuccessWithoutSyncing checks a Drop rule: the sync it
+// matches returns nil and never reaches the wrapped file system (counted
+// by a second faultfs under it), its hooks still run, and a sync it does
+// not match goes through.
+func TestDropReportsSuccessWithoutSyncing(t *testing.T) {
+	under, _ := newFS(t)
+	fsys := faultfs.New(under)
+	writeFile(t, fsys, "a.tmp-1", "x")
+	writeFile(t, fsys, "b.json", "y")
+	fsys.Fail(faultfs.Rule{Op: faultfs.OpSync, Match: "*.tmp-*", Drop: true, Times: 1})
+	var after []error
+	fsys.After(func(ev faultfs.Event) error {
+		if ev.Op == faultfs.OpSync {
+			after = append(after, ev.Err)
+		}
+		return nil
+	})
+	syncFile := func(name string) error {
+		f, err := fsys.OpenFile(name, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		return f.Sync()
+	}
+	if err := syncFile("a.tmp-1"); err != nil {
+		t.Errorf("a dropped Sync = %v, want nil", err)
+	}
+	if got := under.Calls(faultfs.OpSync, ""); got != 0 {
+		t.Errorf("a dropped Sync reached the wrapped FS %d times, want 0", got)
+	}
+	if err := syncFile("b.json"); err != nil {
+		t.Errorf("Sync of a name the rule does not match = %v", err)
+	}
+	if err := syncFile("a.tmp-1"); err != nil {
+		t.Errorf("Sync after the rule's one drop = %v", err)
+	}
+	if got := under.Calls(faultfs.OpSync, ""); got != 2 {
+		t.Errorf("the wrapped FS saw %d syncs, want 2 (the ones not dropped)", got)
+	}
+	if len(after) != 3 || after[0] != nil {
+		t.Errorf("After hooks saw %v, want three syncs, the dropped one nil", after)
 	}
 }
 
