@@ -21,6 +21,9 @@ type config struct {
 	// anchor), per round.
 	BurstSizes  []int
 	BurstRounds int
+	// Syncs: Updates in a row on a data file of UncontendedRecords
+	// records, per sync variant per round.
+	SyncsUpdates, SyncsRounds int
 }
 
 // fullConfig is the run: about 10 minutes on 2 cores (6m41s in the
@@ -34,6 +37,7 @@ func fullConfig() config {
 		GrowthSizes: []int{1000, 10000, 100000}, GrowthRounds: 5,
 		NamesCounts: []int{0, 1000, 10000}, NamesAcquires: 200,
 		BurstSizes: []int{256, 1024}, BurstRounds: 3,
+		SyncsUpdates: 1000, SyncsRounds: 5,
 	}
 }
 
@@ -49,11 +53,12 @@ func smokeConfig() config {
 		GrowthSizes: []int{100, 1000}, GrowthRounds: 1,
 		NamesCounts: []int{0, 100}, NamesAcquires: 10,
 		BurstSizes: []int{16}, BurstRounds: 1,
+		SyncsUpdates: 10, SyncsRounds: 1,
 	}
 }
 
 // withRounds sets every measure's rounds to n (n > 0).
 func (c config) withRounds(n int) config {
-	c.UncontendedRounds, c.ContendedRounds, c.HandoffRounds, c.GrowthRounds, c.BurstRounds = n, n, n, n, n
+	c.UncontendedRounds, c.ContendedRounds, c.HandoffRounds, c.GrowthRounds, c.BurstRounds, c.SyncsRounds = n, n, n, n, n, n
 	return c
 }

@@ -13,7 +13,10 @@
 // file, fsync, rename, folder fsync). The measures are the issue's five:
 // uncontended updates, 8 contending processes, the handoff between two
 // processes, the growth of one `pa dispatch open` with the spawn-log, and
-// the names beside the lock; and a sixth, the burst. Rounds interleave the contenders (A B A B) and
+// the names beside the lock; a sixth, the burst; and a seventh, the
+// lock's syncs (syncs.go: the uncontended update with each kind of fsync
+// dropped in turn through a faultfs Drop rule, beside the update that
+// keeps them all, for what each costs on the temp dir's disk). Rounds interleave the contenders (A B A B) and
 // every figure is a median over rounds; ratios are against a baseline
 // measured in the same round.
 //

@@ -17,7 +17,7 @@ func main() {
 }
 
 // measures are the names -only accepts, in the order they run.
-var measures = []string{"uncontended", "contended", "handoff", "growth", "names", "burst"}
+var measures = []string{"uncontended", "contended", "handoff", "growth", "names", "burst", "syncs"}
 
 // run is the harness: it parses args, runs the measures, prints the report
 // on stdout (progress on stderr) and writes it to the results file. It
@@ -145,6 +145,11 @@ func measureAll(cfg config, want map[string]bool, sc *scratch, tmp string, progr
 	}
 	if want["burst"] {
 		if res.Burst, err = measureBurst(base, cfg.BurstSizes, cfg.BurstRounds, progress); err != nil {
+			return nil, err
+		}
+	}
+	if want["syncs"] {
+		if res.Syncs, err = measureSyncs("temp dir", base, cfg.UncontendedRecords, cfg.SyncsUpdates, cfg.SyncsRounds, progress); err != nil {
 			return nil, err
 		}
 	}

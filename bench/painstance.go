@@ -26,6 +26,12 @@ type paInstance struct {
 // links is false (link() then fails with ENOTSUP, so every hold publishes
 // by an exclusive create).
 func openPA(dir string, links bool) (*paInstance, error) {
+	return openPAWrapped(dir, links, nil)
+}
+
+// openPAWrapped is openPA with the file system the lock uses passed
+// through wrap (when not nil) last: the syncs measure drops syncs there.
+func openPAWrapped(dir string, links bool, wrap func(vfs.FS) vfs.FS) (*paInstance, error) {
 	root, err := osfs.New(dir)
 	if err != nil {
 		return nil, err
@@ -33,6 +39,9 @@ func openPA(dir string, links bool) (*paInstance, error) {
 	p := &paInstance{root: root, fsys: root}
 	if !links {
 		p.fsys = nolinkfs.New(root, 0)
+	}
+	if wrap != nil {
+		p.fsys = wrap(p.fsys)
 	}
 	lockspec.SetOnStep(&p.stepped, func(s lockspec.Step) {
 		if s == lockspec.StepAcquirePublished && p.acquired != nil {

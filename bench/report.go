@@ -20,6 +20,7 @@ type results struct {
 	Growth      *growthResult
 	Names       *namesResult
 	Burst       *burstResult
+	Syncs       *uncontendedResult // the sync variants, on the temp dir
 	Took        time.Duration
 	LoadEnd     string // the load average at the end (Linux), "" elsewhere
 }
@@ -345,6 +346,9 @@ func render(res *results, note string) string {
 	}
 	if res.Burst != nil {
 		tables = append(tables, burstTable(res.Burst))
+	}
+	if res.Syncs != nil {
+		tables = append(tables, syncsTable(res.Syncs, fsOf(res.Syncs.Label)))
 	}
 	for _, t := range append([]table{goalsTable(res)}, tables...) {
 		b.WriteString(t.markdown() + "\n")

@@ -24,6 +24,13 @@ func roundTables(res *results) []table {
 		}
 		out = append(out, t)
 	}
+	if u := res.Syncs; u != nil {
+		t := table{Title: fmt.Sprintf("Rounds: syncs on the %s, time per update", u.Label), Head: []string{"variant", "each round, in order"}}
+		for _, v := range syncVariants {
+			t.Rows = append(t.Rows, []string{v.Name, durs(u.PerUpdate[v.Key])})
+		}
+		out = append(out, t)
+	}
 	if c := res.Contended; c != nil {
 		t := table{Title: "Rounds: contended", Head: []string{"contender", "wall", "longest wait", "waiters' CPU", "lock changed process", "timeouts"}}
 		for _, k := range lockContenders {
