@@ -27,7 +27,8 @@ const (
 	// automatically.
 	StateOtherHost = lockspec.StateOtherHost
 	// StateUnreadable: the lock does not parse (an empty file among
-	// others); never broken automatically.
+	// others), is longer than MaxLockBytes, or is not a regular file
+	// (Holder.Mode not 0); never broken automatically.
 	StateUnreadable = lockspec.StateUnreadable
 	// StateOtherNamespace: a holder of this host and boot in another pid
 	// namespace that no kernel lock proves dead; never broken
@@ -38,3 +39,8 @@ const (
 // EvidenceKernelLock is the [Holder] Evidence of a holder judged alive
 // because a process holds the lock's kernel lock.
 const EvidenceKernelLock = lockspec.EvidenceKernelLock
+
+// MaxLockBytes is the most bytes a lock file may hold: a longer one is
+// [StateUnreadable] whatever it holds, read no further than one byte past
+// it (a lock of this package is a few hundred bytes).
+const MaxLockBytes = lockspec.MaxLockBytes

@@ -79,15 +79,18 @@ func TestCheckLinesForAnEmptyLockAndATinyWindow(t *testing.T) {
 		{"", "is an empty lock (0 bytes, age 1h0m0s)"},
 		{"nope", "is an unreadable lock (4 bytes, not a JSON object with an integer pid, age 1h0m0s)"},
 		{"{", "is an unreadable lock (1 byte, not a JSON object with an integer pid, age 1h0m0s)"},
+		// A lock past the cap is unreadable for its length alone, and
+		// said so, whatever it holds.
+		{`{"pid":1}` + strings.Repeat(" ", 65537-9), "is an unreadable lock (65537 bytes, longer than the 65536 bytes a lock may hold, age 1h0m0s)"},
 	} {
 		estatetest.WriteFile(t, e.Dir, lock, tc.content)
 		p, err := dispatch.Check(e.FS, "demo", dispatch.CheckOptions{Lock: later, StaleWindow: time.Nanosecond})
 		if err != nil || len(p) != 1 {
-			t.Fatalf("%q: Check = %+v, %v; want one problem", tc.content, p, err)
+			t.Fatalf("%.20q: Check = %+v, %v; want one problem", tc.content, p, err)
 		}
 		want := "agents/demo/spawn-log.json.lock " + tc.what + ", older than the 1ns stale window; clear it with pa dispatch unlock --force --agent demo, " + forceOnlyWhen
 		if got := problemLine("", p[0]); got != want {
-			t.Errorf("%q: line\n%q; want\n%q", tc.content, got, want)
+			t.Errorf("%.20q: line\n%q; want\n%q", tc.content, got, want)
 		}
 	}
 	for d, want := range map[time.Duration]string{time.Nanosecond: "1ns", 1500 * time.Microsecond: "1.5ms", 500 * time.Millisecond: "500ms", time.Second: "1s",

@@ -220,7 +220,7 @@ var mutations = []mutation{
 		`return a.Size == b.Size && a.Mode == b.Mode && bytes.Equal(a.data, b.data)`,
 		`return a.Size == b.Size && bytes.Equal(a.data, b.data)`},
 	{"a lock of any length is judged by its start", "env.judge",
-		`if !ok || size > maxLockBytes {`,
+		`if !ok || size > MaxLockBytes {`,
 		`if !ok {`},
 	{"the fast record parse takes a kernelLock of inode 0", "parseOwnRecord",
 		`if key.Ino, r, ok = cutInteger(r); !ok || key.Ino == 0 {`,

@@ -29,6 +29,10 @@ type Holder struct {
 	Mode fs.FileMode
 	// Size is the lock file's length in bytes (only read when Unreadable).
 	Size int64
+	// MaxSize is the most bytes a lock may hold: a longer one is
+	// unreadable for its length alone, and is said so (only read when
+	// Unreadable; 0 says nothing of a cap).
+	MaxSize int64
 	// PID is the holder's pid.
 	PID int
 	// Hostname is the hostname the lock records.
@@ -53,7 +57,9 @@ type Holder struct {
 // Evidence after the state when there is one (`(alive: holds the lock's
 // kernel lock, age 3s, ...)`), or, for a lock that does not parse, `an
 // empty lock (0 bytes, age 5s)` or `an unreadable lock (12 bytes, not a
-// JSON object with an integer pid, age 5s)`, and for a name that is not a
+// JSON object with an integer pid, age 5s)` (one longer than MaxSize:
+// `an unreadable lock (70114 bytes, longer than the 65536 bytes a lock may
+// hold, age 5s)`), and for a name that is not a
 // regular file `not a regular file (a directory, age 5s): not a lock`.
 func (h Holder) Describe() string {
 	if h.Unreadable {
@@ -62,6 +68,9 @@ func (h Holder) Describe() string {
 		}
 		if h.Size == 0 {
 			return fmt.Sprintf("an empty lock (0 bytes, age %s)", Age(h.Age))
+		}
+		if h.MaxSize > 0 && h.Size > h.MaxSize {
+			return fmt.Sprintf("an unreadable lock (%d bytes, longer than the %d bytes a lock may hold, age %s)", h.Size, h.MaxSize, Age(h.Age))
 		}
 		unit := "bytes"
 		if h.Size == 1 {

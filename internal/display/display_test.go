@@ -42,6 +42,8 @@ func TestDescribeShapes(t *testing.T) {
 		{display.Holder{Unreadable: true}, lock + " is an empty lock (0 bytes, age 0s)"},
 		{display.Holder{Unreadable: true, Size: 1}, lock + " is an unreadable lock (1 byte, not a JSON object with an integer pid, age 0s)"},
 		{display.Holder{Unreadable: true, Size: 12}, lock + " is an unreadable lock (12 bytes, not a JSON object with an integer pid, age 0s)"},
+		{display.Holder{Unreadable: true, Size: 12, MaxSize: 12}, lock + " is an unreadable lock (12 bytes, not a JSON object with an integer pid, age 0s)"},
+		{display.Holder{Unreadable: true, Size: 13, MaxSize: 12}, lock + " is an unreadable lock (13 bytes, longer than the 12 bytes a lock may hold, age 0s)"},
 		{display.Holder{Unreadable: true, Mode: fs.ModeDir}, lock + " is not a regular file (a directory, age 0s): not a lock"},
 		{display.Holder{Unreadable: true, Mode: fs.ModeIrregular}, lock + " is not a regular file (a name that cannot be read, age 0s): not a lock"},
 	} {

@@ -45,7 +45,7 @@ func readDirLock(fsys vfs.FS, name string, fi fs.FileInfo, then func(vfs.File, s
 	if err != nil || !mfi.Mode().IsRegular() {
 		return lf, nil
 	}
-	data, err := readUpTo(f, mfi.Size(), maxLockBytes+1)
+	data, err := readUpTo(f, mfi.Size(), MaxLockBytes+1)
 	if err != nil {
 		return lockFile{}, err
 	}

@@ -121,7 +121,7 @@ type Holder struct {
 	// earlier build met.
 	Directory bool
 
-	data []byte // the bytes read (at most maxLockBytes+1)
+	data []byte // the bytes read (at most MaxLockBytes+1)
 	// marker and entries are, for a directory, the name of the one
 	// regular file it holds ("" when it holds no such single file) and
 	// how many entries it holds.
@@ -144,7 +144,7 @@ func Shown(h Holder) display.Holder {
 		state += " " + StateOtherNamespace.String()
 	}
 	return display.Holder{
-		Unreadable: h.State == StateUnreadable, Mode: h.Mode, Size: h.Size,
+		Unreadable: h.State == StateUnreadable, Mode: h.Mode, Size: h.Size, MaxSize: MaxLockBytes,
 		PID: h.PID, Hostname: h.Hostname, HasHostname: h.HasHostname,
 		AcquiredAt: h.AcquiredAt, Age: h.Age, State: state, Evidence: h.Evidence,
 	}
@@ -157,7 +157,7 @@ func Shown(h Holder) display.Holder {
 func (e *env) judge(data []byte, size int64, fileTime time.Time, kernel func(vfs.FileKey) kernelState) Holder {
 	h := Holder{FileTime: fileTime, Size: size, data: data}
 	rec, ok := parseRecord(data)
-	if !ok || size > maxLockBytes {
+	if !ok || size > MaxLockBytes {
 		h.State = StateUnreadable
 		h.Age = ageSince(e.now(), fileTime)
 		return h

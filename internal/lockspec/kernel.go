@@ -285,8 +285,8 @@ func (e *env) removeFreed(fsys vfs.FS, n names, name string) bool {
 	if !ok {
 		return false
 	}
-	data, err := readUpTo(f, fi.Size(), maxLockBytes+1)
-	if err != nil || len(data) > maxLockBytes {
+	data, err := readUpTo(f, fi.Size(), MaxLockBytes+1)
+	if err != nil || len(data) > MaxLockBytes {
 		return false
 	}
 	var body struct {

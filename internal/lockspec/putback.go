@@ -45,7 +45,7 @@ func (e *env) putBackCreate(fsys vfs.FS, n names, cls *class, moved string, open
 		}
 		*cls = classNoLinks
 	}
-	data, _, err := vfs.ReadFile(fsys, moved, maxLockBytes)
+	data, _, err := vfs.ReadFile(fsys, moved, MaxLockBytes)
 	if err != nil {
 		return fmt.Errorf("locking: reading the moved lock to put it back: %w", err)
 	}

@@ -11,7 +11,7 @@ import (
 
 // lockFile is a lock (or a moved lock) as read, not yet judged.
 type lockFile struct {
-	data      []byte // at most maxLockBytes+1 bytes
+	data      []byte // at most MaxLockBytes+1 bytes
 	size      int64
 	fileTime  time.Time
 	irregular fs.FileInfo // not nil when the name is neither a regular file nor a directory
@@ -67,7 +67,7 @@ func readLockThen(fsys vfs.FS, name string, oneHandle bool, then func(vfs.File, 
 			return lockFile{irregular: fi, fileTime: fi.ModTime()}, nil
 		}
 	}
-	data, err := readUpTo(f, fi.Size(), maxLockBytes+1)
+	data, err := readUpTo(f, fi.Size(), MaxLockBytes+1)
 	if err != nil {
 		return lockFile{}, err
 	}

@@ -15,9 +15,10 @@ import (
 // process) or a value its pid_t would truncate.
 const maxPID = math.MaxInt32
 
-// maxLockBytes bounds what is read of a lock or a claim: a longer file is
-// unreadable (a lock of ours is a few hundred bytes).
-const maxLockBytes = 64 << 10
+// MaxLockBytes bounds what is read of a lock or a claim, in bytes: a
+// longer file is unreadable, whatever it holds (a lock of ours is a few
+// hundred bytes), so a lock of megabytes is never read whole.
+const MaxLockBytes = 64 << 10
 
 // timeLayout is the ISO 8601 form of acquiredAt, as JavaScript's
 // toISOString writes it: UTC with milliseconds.

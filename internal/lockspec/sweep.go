@@ -70,7 +70,7 @@ func (e *env) sweep(fsys vfs.FS, n names) {
 // readClaimOwner reads the owner of an earlier-shape claim from its content:
 // the pid, and the hostname when it records one.
 func (e *env) readClaimOwner(fsys vfs.FS, name string, o *owner) bool {
-	data, _, err := vfs.ReadFile(fsys, name, maxLockBytes)
+	data, _, err := vfs.ReadFile(fsys, name, MaxLockBytes)
 	if err != nil {
 		return false
 	}
