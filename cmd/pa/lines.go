@@ -65,12 +65,16 @@ const forceOnlyWhen = "only once the holder's process is gone or stuck, never wh
 
 // clearWith names the command that clears a lock held by h and, for a
 // holder not provably dead, when --force is right; run as the lock's
-// owner or root where only they can move it (lockOnly). For a directory
-// under the lock name that is unlock --force where that removes it (it
-// holds at most a lock's record), else notALock.
+// owner or root where only they can move it (lockOnly). A name under the
+// lock that is not a regular file (h.Mode not 0: a directory, a named
+// pipe, a symbolic link) is no writer's lock: it is said as the board
+// check says it (notALockClearing), never with the --force sentence,
+// which speaks of a holder.
 func (a advice) clearWith(h locking.Holder) string {
-	if h.Mode.IsDir() && !forceRemovesDir(a.fsys, a.agent) {
-		return a.notALock()
+	if h.State == locking.StateUnreadable && h.Mode != 0 {
+		owner, _ := lockOnly(a.fsys, a.agent)
+		c := clearing{owner: owner, forceRemovesDir: h.Mode.IsDir() && forceRemovesDir(a.fsys, a.agent)}
+		return notALockClearing(a.unlock(h.State), h.Mode, c)
 	}
 	cmd := a.unlockAs(h.State, "")
 	if h.State == locking.StateDead {

@@ -120,14 +120,28 @@ func formatWindow(d time.Duration) string {
 // c.owner or root alone when only they can remove it.
 func notALockLine(p dispatch.Problem, command string, c clearing) string {
 	what := fmt.Sprintf("%s cannot be read: %s", estate.Display(p.Agent, p.Path), p.Err)
-	why := "it is no writer's lock, so no holder can lose it"
+	return what + "; " + notALockClearing(command, p.Lock.Mode, c)
+}
+
+// noWritersLock is when --force is right for a name under the lock that
+// is not a lock: always, as no holder can lose it.
+const noWritersLock = "it is no writer's lock, so no holder can lose it"
+
+// notALockClearing is what clears a name under the lock that is not a
+// regular file, of mode mode (a directory, a named pipe, a symbolic link):
+// no writer's lock, so no holder can lose it and --force is safe, without
+// the spec's --force sentence; for a symbolic link, the link is what goes;
+// a directory as notALockAdvice says. The board check's line and the
+// lines of open and unlock (advice.clearWith) say it alike.
+func notALockClearing(command string, mode fs.FileMode, c clearing) string {
+	why := noWritersLock
 	switch {
-	case p.Lock.Mode&fs.ModeDir != 0:
-		return what + "; " + notALockAdvice(command, c)
-	case p.Lock.Mode&fs.ModeSymlink != 0:
+	case mode&fs.ModeDir != 0:
+		return notALockAdvice(command, c)
+	case mode&fs.ModeSymlink != 0:
 		why = "the link, never its target; " + why
 	}
-	return what + "; " + removeAdvice(command, c.owner, why)
+	return removeAdvice(command, c.owner, why)
 }
 
 // notALockAdvice is the advice for a directory under the lock name:
@@ -137,7 +151,7 @@ func notALockLine(p dispatch.Problem, command string, c clearing) string {
 // when only they can remove it.
 func notALockAdvice(command string, c clearing) string {
 	if c.forceRemovesDir {
-		return removeAdvice(command, c.owner, "it is no writer's lock, so no holder can lose it")
+		return removeAdvice(command, c.owner, noWritersLock)
 	}
 	const none = "no pa dispatch unlock removes a directory holding more than a lock's record: look at it"
 	if c.owner != "" {

@@ -21,7 +21,9 @@ import (
 // board check names it; unlock without --force leaves it. --force removes
 // a symbolic link (never its target) or a FIFO, and the next open goes
 // through; no unlock removes a directory, and every line says to remove it
-// by hand instead of naming --force. The spawn-log keeps its bytes.
+// by hand instead of naming --force. No line speaks of a holder's process
+// (the --force sentence): the name is no writer's lock. The spawn-log
+// keeps its bytes.
 func TestLockNameThatIsNoFile(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "target")
 	if err := os.WriteFile(outside, []byte("secret"), 0o644); err != nil {
@@ -49,9 +51,14 @@ func TestLockNameThatIsNoFile(t *testing.T) {
 				}
 				before := estatetest.Files(t, home)
 				lead := "pa: agents/demo/spawn-log.json.lock is not a regular file (" + k.shown + ", age "
-				advice := "dispatch unlock --force --agent demo, only once the holder's process is gone or stuck"
-				if k.name == "directory" {
+				// No writer's lock: said as board check says it, never
+				// with the --force sentence, which speaks of a holder.
+				advice := "dispatch unlock --force --agent demo (it is no writer's lock, so no holder can lose it)"
+				switch k.name {
+				case "directory":
 					advice = "no pa dispatch unlock removes a directory holding more than a lock's record: look at it and remove it by hand"
+				case "symlink-out", "dangling-symlink":
+					advice = "dispatch unlock --force --agent demo (the link, never its target; it is no writer's lock, so no holder can lose it)"
 				}
 				oneLine := func(what string, r result, code int, subs ...string) {
 					t.Helper()
@@ -65,6 +72,9 @@ func TestLockNameThatIsNoFile(t *testing.T) {
 					}
 					if k.name == "directory" && strings.Contains(r.stderr, "--force") {
 						t.Errorf("%s: %q names --force, which leaves a directory", what, r.stderr)
+					}
+					if strings.Contains(r.stderr, forceOnlyWhen) {
+						t.Errorf("%s: %q speaks of a holder's process, which no name that is not a file has", what, r.stderr)
 					}
 				}
 
