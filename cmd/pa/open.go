@@ -279,20 +279,44 @@ func singleFlightHeld(p policy.Policy, err error) (locking.Holder, bool) {
 }
 
 // alreadyOpening is the single-flight open's outcome with the lock held:
-// exit 3, one line on stderr naming the holder, or with --json one object
-// on stdout ({"recorded":false,"error_code":"lock_held",...}) that a
-// script tells from a record by its "recorded".
+// exit 3, one line on stderr naming the holder and what it is doing (its
+// recorded operation: alreadyDoing), or with --json one object on stdout
+// that a script tells from a record by its "recorded": false, with the
+// fields of open's error object (error_code lock_held, message: the line,
+// lock, holder, waited_ms 0) and, as before them, the holder's pid,
+// hostname and state at the top level.
 func (c *openCmd) alreadyOpening(out *output, a advice, h locking.Holder) error {
+	line := fmt.Sprintf("%snot recorded: --policy single-flight, and %s", then(a.held(h)), alreadyDoing(h.Operation))
 	if c.JSON {
 		fmt.Fprintf(out.stdout, "%s\n", marshalJSON(struct {
-			Recorded  bool        `json:"recorded"`
-			ErrorCode policy.Code `json:"error_code"`
-			Lock      string      `json:"lock"`
-			PID       int         `json:"pid"`
-			Hostname  string      `json:"hostname"`
-			State     string      `json:"state"`
-		}{false, policy.CodeHeld, estate.SpawnLogPath(c.Agent) + ".lock", h.PID, h.Hostname, h.State.String()}))
+			Recorded  bool             `json:"recorded"`
+			ErrorCode policy.Code      `json:"error_code"`
+			Message   string           `json:"message"`
+			Lock      string           `json:"lock"`
+			Holder    *dispatch.Holder `json:"holder"`
+			WaitedMS  int64            `json:"waited_ms"`
+			PID       int              `json:"pid"`
+			Hostname  string           `json:"hostname"`
+			State     string           `json:"state"`
+		}{false, policy.CodeHeld, line, estate.SpawnLogPath(c.Agent) + ".lock", dispatch.HolderOf(h), 0, h.PID, h.Hostname, h.State.String()}))
 		return &exitError{code: exitHeld} // no line: the object says it
 	}
-	return fail(exitHeld, "%snot recorded: --policy single-flight, and a dispatch is already being opened", then(a.held(h)))
+	return fail(exitHeld, "%s", line)
+}
+
+// alreadyDoing says what the holder of a lock a single-flight open found
+// held is doing, by the operation its record names (a label: letters,
+// digits, spaces and ._:@+- only): a dispatch being opened for pa's own
+// open and for a record that names none (an earlier pa's, the spec's four
+// fields); pa's repair and unlock by name; any other label quoted.
+func alreadyDoing(operation string) string {
+	switch operation {
+	case "", operationOpen:
+		return "a dispatch is already being opened"
+	case operationRepair:
+		return "a board repair holds the lock"
+	case operationUnlock:
+		return "an unlock holds the lock"
+	}
+	return fmt.Sprintf("the lock is held for %q", operation)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,7 @@ func TestOpenSingleFlight(t *testing.T) {
 		if r.code != exitHeld || r.stdout != "" || !strings.HasPrefix(r.stderr, lead) || !strings.HasSuffix(r.stderr, tail) || strings.Count(r.stderr, "\n") != 1 {
 			t.Errorf("single-flight with a live holder: exit %d, stdout %q, stderr %q; want exit 3 and %s...%s", r.code, r.stdout, r.stderr, lead, tail)
 		}
+		line := r.stderr
 		if r.took > 5*time.Second {
 			t.Errorf("single-flight took %v; it must not wait", r.took)
 		}
@@ -39,14 +41,27 @@ func TestOpenSingleFlight(t *testing.T) {
 		var got map[string]any
 		if err := json.Unmarshal([]byte(r.stdout), &got); r.code != exitHeld || r.stderr != "" || err != nil ||
 			got["recorded"] != false || got["error_code"] != "lock_held" || got["lock"] != "agents/demo/spawn-log.json.lock" ||
-			got["pid"] != float64(live) || got["state"] != "alive" {
-			t.Errorf("single-flight --json with a live holder: exit %d, stdout %q (%v), stderr %q; want exit 3 and the object", r.code, r.stdout, err, r.stderr)
+			got["pid"] != float64(live) || got["state"] != "alive" || got["waited_ms"] != float64(0) ||
+			withoutAge(got["message"]) != withoutAge(strings.TrimSuffix(strings.TrimPrefix(line, "pa: "), "\n")) {
+			t.Errorf("single-flight --json with a live holder: exit %d, stdout %q (%v), stderr %q; want exit 3 and the object, its message %q", r.code, r.stdout, err, r.stderr, line)
+		}
+		if h, _ := got["holder"].(map[string]any); h["pid"] != float64(live) || h["state"] != "alive" || h["hostname"] != hostname() {
+			t.Errorf("single-flight --json: holder %v; want pid %d, alive, on this host, as open's error object has it", got["holder"], live)
 		}
 		if after := estatetest.Snapshot(t, home); !maps.Equal(before, after) {
 			t.Errorf("a single-flight open that found the lock held changed the estate:\nbefore %q\nafter  %q", before, after)
 		}
 	})
 }
+
+// withoutAge is message m (a string) with the holder's age, which differs
+// from one run to the next, said as "age X".
+func withoutAge(m any) string {
+	s, _ := m.(string)
+	return ageIn.ReplaceAllString(s, "age X")
+}
+
+var ageIn = regexp.MustCompile(`age [0-9.]+(ns|µs|ms|s|m|h)`)
 
 // --policy picks the wait: single-flight refuses --wait (exit 1, nothing
 // written), monitor waits 1 s by default and --wait where given, and an
@@ -75,5 +90,37 @@ func TestOpenPolicyWait(t *testing.T) {
 	r = c.run(t, home, "dispatch", "open", "--agent", "demo", "--wait", "0")
 	if r.code != exitProblem || !strings.Contains(r.stderr, "gave up at once (--wait 0)") {
 		t.Errorf("the default policy (mutation) --wait 0: exit %d, stderr %q; want exit 2 at once", r.code, r.stderr)
+	}
+}
+
+// A single-flight open whose holder's record names what it does says so:
+// a board repair is not a dispatch being opened, and a label of another
+// program is quoted as recorded. The exit and the object are the same.
+func TestOpenSingleFlightSaysTheHoldersOperation(t *testing.T) {
+	c := binClasses[0]
+	home := t.TempDir()
+	if r := c.run(t, home, "dispatch", "open", "--agent", "demo"); r.code != 0 {
+		t.Fatalf("open: exit %d, %q", r.code, r.stderr)
+	}
+	live := locktest.LivePID(t)
+	for op, want := range map[string]string{
+		"board repair":  "a board repair holds the lock",
+		"dispatch open": "a dispatch is already being opened",
+		"nightly sync":  `the lock is held for "nightly sync"`,
+	} {
+		b, _ := json.Marshal(map[string]any{"pid": live, "hostname": hostname(), "token": strings.Repeat("5a", 12),
+			"operation": op, "acquiredAt": time.Now().UTC().Format("2006-01-02T15:04:05.000Z")})
+		estatetest.WriteFile(t, home, logName+".lock", string(b))
+		r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--policy", "single-flight")
+		tail := "): not recorded: --policy single-flight, and " + want + "\n"
+		if r.code != exitHeld || !strings.HasSuffix(r.stderr, tail) {
+			t.Errorf("holder doing %q: exit %d, stderr %q; want exit 3 ending %q", op, r.code, r.stderr, tail)
+		}
+		r = c.run(t, home, "dispatch", "open", "--agent", "demo", "--policy", "single-flight", "--json")
+		var got map[string]any
+		_ = json.Unmarshal([]byte(r.stdout), &got)
+		if h, _ := got["holder"].(map[string]any); r.code != exitHeld || !strings.HasSuffix(fmt.Sprint(got["message"]), want) || h["operation"] != op {
+			t.Errorf("holder doing %q, --json: exit %d, stdout %q; want exit 3, the message ending %q and the holder's operation", op, r.code, r.stdout, want)
+		}
 	}
 }
