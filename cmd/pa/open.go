@@ -289,16 +289,13 @@ func (c *openCmd) alreadyOpening(out *output, a advice, h locking.Holder) error 
 	line := fmt.Sprintf("%snot recorded: --policy single-flight, and %s", then(a.held(h)), alreadyDoing(h.Operation))
 	if c.JSON {
 		fmt.Fprintf(out.stdout, "%s\n", marshalJSON(struct {
-			Recorded  bool             `json:"recorded"`
-			ErrorCode policy.Code      `json:"error_code"`
-			Message   string           `json:"message"`
-			Lock      string           `json:"lock"`
-			Holder    *dispatch.Holder `json:"holder"`
-			WaitedMS  int64            `json:"waited_ms"`
-			PID       int              `json:"pid"`
-			Hostname  string           `json:"hostname"`
-			State     string           `json:"state"`
-		}{false, policy.CodeHeld, line, estate.SpawnLogPath(c.Agent) + ".lock", dispatch.HolderOf(h), 0, h.PID, h.Hostname, h.State.String()}))
+			Recorded bool `json:"recorded"`
+			openJSONError
+			PID      int    `json:"pid"`
+			Hostname string `json:"hostname"`
+			State    string `json:"state"`
+		}{false, openJSONError{ErrorCode: policy.CodeHeld, Message: line, Lock: estate.SpawnLogPath(c.Agent) + ".lock", Holder: dispatch.HolderOf(h)},
+			h.PID, h.Hostname, h.State.String()}))
 		return &exitError{code: exitHeld} // no line: the object says it
 	}
 	return fail(exitHeld, "%s", line)
