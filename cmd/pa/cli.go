@@ -231,11 +231,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		}
 		return report(perr)
 	}
-	if err := emptyFlags(kctx, args); err != nil {
-		return report(err)
+	usage := emptyFlags(kctx, args)
+	if usage == nil {
+		usage = repeatedFlags(args)
 	}
-	if err := repeatedFlags(args); err != nil {
-		return report(err)
+	if usage != nil {
+		if kctx.Selected() != nil && kctx.Selected().Path() == "dispatch open" && c.Dispatch.Open.JSON && !envelope {
+			// pa dispatch open --json: an empty or repeated flag is
+			// its object too, as kong's own usage errors are. Its lock
+			// is the agent's, unless --agent is what is wrong.
+			agent := c.Dispatch.Open.Agent
+			if strings.HasPrefix(usage.Error(), "--agent ") || strings.HasPrefix(usage.Error(), "PA_AGENT ") {
+				agent = ""
+			}
+			usage = openFailure{}.writeJSON(stderr, agent, usage)
+		}
+		return report(usage)
 	}
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	if err := kctx.Run(&c.globals, &output{stdout: stdout, stderr: stderr}); err != nil {

@@ -94,7 +94,8 @@ func TestOpenJSONUnreadableLock(t *testing.T) {
 
 // Usage errors, with --json: exit 1 and the object, code "usage", for an
 // error found by open (--wait with single-flight, a bad agent name) and
-// one of the parse (an unknown --policy, a bad --wait, --agent left out);
+// one of the parse (an unknown --policy, a bad --wait, --agent left out)
+// or found after it (a flag given twice or empty);
 // the lock is the --agent's, "" where no valid agent is known.
 func TestOpenJSONUsage(t *testing.T) {
 	home := t.TempDir()
@@ -111,6 +112,10 @@ func TestOpenJSONUsage(t *testing.T) {
 		{[]string{"--policy", "hurry", "--agent", "../x"}, "", "--policy"},
 		{nil, "", "needs --agent"},
 		{[]string{"--agent", "demo", "--wait"}, "agents/demo/spawn-log.json.lock", "--wait needs a value"},
+		// Found after the parse: a flag given twice, or empty.
+		{[]string{"--agent", "demo", "--title", "a", "--title", "b"}, "agents/demo/spawn-log.json.lock", "--title is given twice"},
+		{[]string{"--agent", "demo", "--agent", "x"}, "", "--agent is given twice"},
+		{[]string{"--agent", ""}, "", "--agent is empty"},
 	} {
 		args := append([]string{"dispatch", "open", "--json"}, tc.args...)
 		r := c.run(t, home, args...)
