@@ -54,7 +54,7 @@ type incidentRow struct {
 // Run lists the rows.
 func (c *incidentsCmd) Run(ctx context.Context, g *globals, out *output) error {
 	if c.Since < 0 {
-		return fail(exitUsage, "--since %s: want a duration above 0", c.Since)
+		return fail(exitUsage, "--since %s: want a duration of 0 (every row) or more", c.Since)
 	}
 	fsys, closeFS, agents, err := g.openAgents(c.Agent, true)
 	if err != nil {
@@ -161,12 +161,17 @@ func incidentLine(r incidentRow) string {
 }
 
 // partyText is p as a field: "pid N on host H", a holder's state and
-// evidence after, each value escaped; "-" when there is none.
+// evidence after, each value escaped; "-" when there is none. A holder
+// with neither pid nor host (a lock that could not be read) is "no holder
+// read" and its state, never "pid 0 on host ".
 func partyText(p *locking.IncidentParty, holder bool) string {
 	if p == nil {
 		return "-"
 	}
 	s := "pid " + strconv.Itoa(p.PID) + " on host " + listValue(p.Hostname)
+	if holder && p.PID == 0 && p.Hostname == "" {
+		s = "no holder read"
+	}
 	if holder && p.State != "" {
 		s += " (" + listValue(p.State)
 		if p.Evidence != "" {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/locking"
 )
 
 // incidentsLog is demo's incident log, in the estate at home.
@@ -52,6 +53,9 @@ func TestIncidentsListsATimeout(t *testing.T) {
 		}
 		if r := c.run(t, home, "dispatch", "incidents", "--since", "-1h"); r.code != exitUsage {
 			t.Errorf("--since -1h: exit %d, want %d", r.code, exitUsage)
+		}
+		if r := c.run(t, home, "dispatch", "incidents", "--since=-1h"); r.code != exitUsage || r.stderr != "pa: --since -1h0m0s: want a duration of 0 (every row) or more\n" {
+			t.Errorf("--since=-1h: exit %d, stderr %q; want %d and that 0 is allowed", r.code, r.stderr, exitUsage)
 		}
 		if r := c.run(t, home, "dispatch", "unlock", "--force", "--agent", "demo"); r.code != 0 {
 			t.Fatalf("unlock --force: exit %d, %q", r.code, r.stderr)
@@ -124,5 +128,24 @@ func appendTo(t *testing.T, name, data string) {
 	defer f.Close()
 	if _, err := f.WriteString(data); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A row's holder is "pid N on host H" with its state; one of a lock that
+// could not be read (no pid, no host) is said so, not as "pid 0 on host ".
+func TestPartyTextOfAnUnreadableHolder(t *testing.T) {
+	for _, tc := range []struct {
+		p      *locking.IncidentParty
+		holder bool
+		want   string
+	}{
+		{&locking.IncidentParty{State: "empty or unreadable"}, true, "no holder read (empty or unreadable)"},
+		{&locking.IncidentParty{PID: 7, Hostname: "h", State: "dead", Evidence: "pid 7 is gone"}, true, "pid 7 on host h (dead: pid 7 is gone)"},
+		{&locking.IncidentParty{PID: 7, Hostname: "h"}, false, "pid 7 on host h"},
+		{nil, false, "-"},
+	} {
+		if got := partyText(tc.p, tc.holder); got != tc.want {
+			t.Errorf("partyText(%+v, %v) = %q; want %q", tc.p, tc.holder, got, tc.want)
+		}
 	}
 }
