@@ -24,10 +24,13 @@ var (
 
 // TimeoutError is returned when a writer waited out its timeout for a lock
 // whose holder is not provably dead (spec: The steps, Acquire step 3; the
-// spec's SpawnLogLockError): its fields are Lock (the lock's name), Waited
-// (a time.Duration), Holder (the lock as last read) and Claim (a
-// *ClaimOwner: another breaker's live claim that kept this writer from
-// breaking a dead holder, row R11; nil otherwise). It matches [ErrTimeout].
+// error the spec names SpawnLogLockError): its fields are Lock (the
+// lock's name), Waited (a time.Duration), Holder (the lock as last read),
+// Claim (a *ClaimOwner: another breaker's live claim that kept this
+// writer from breaking a dead holder, row R11; nil otherwise) and
+// Incident (the outcome of the timeout's incident row: nil when it was
+// appended, else the FS's error, [ErrIncidentsFull] or
+// [ErrIncidentStalled]). It matches [ErrTimeout].
 type TimeoutError = lockspec.TimeoutError
 
 // RefusedError is returned by [Unlock] without force when the holder is

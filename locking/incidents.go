@@ -5,7 +5,7 @@ import (
 	"github.com/pa-toolkit/pa/vfs"
 )
 
-// The incident log of a lock (issue 17, part 3; docs/spawn-log-lock.md,
+// The incident log of a lock (docs/spawn-log-lock.md,
 // "The incident log"): "<name>.lock.incidents.jsonl" beside the lock,
 // one [Incident] a line, appended by a timeout ([TimeoutError] Incident
 // says how that went), an automatic break of a dead holder and a forced

@@ -64,6 +64,10 @@ func Acquire(ctx context.Context, fsys vfs.FS, name string, opts Options) (*Hold
 // token (an error matching [ErrLockLost] when not), Token is that token,
 // Lock the lock's name, HardLinks the class this hold learned. It is not
 // safe for concurrent use.
+//
+// Hold is an alias of the internal type that carries the methods: read
+// their signatures with
+// `go doc github.com/pa-toolkit/pa/internal/lockspec.Hold`.
 type Hold = lockspec.Hold
 
 // Inspect reads the lock that guards name and judges its holder, without

@@ -21,8 +21,16 @@ import (
 // operator who finds the lock held: public-safe labels ([ValidLabel]; a
 // policy's name, "mutation", "monitor" or "single_flight"), "" not
 // recorded; another value fails [Acquire] and [Update] with a
-// *[LabelError] before any file is touched (issue 17, part 2;
-// docs/spawn-log-lock.md, "The holder's public-safe fields").
+// *[LabelError] before any file is touched (docs/spawn-log-lock.md, "The
+// holder's public-safe fields"). ExclusiveCreate picks, on a volume
+// without hard links, the spec's exclusive create over the default
+// directory publish (rows R29, R38, R47). IncidentWait bounds how long a
+// timeout, a break or a forced unlock waits for its incident row's append
+// (zero: [DefaultIncidentWait]; past it the append goes on alone and a
+// [TimeoutError]'s Incident is [ErrIncidentStalled]).
+//
+// Options is an alias of the internal type that carries the fields: read
+// them with `go doc github.com/pa-toolkit/pa/internal/lockspec.Options`.
 type Options = lockspec.Options
 
 // MaxLabel is the longest agent or operation label of [Options], in bytes.
