@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/internal/termsafe"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 )
@@ -235,13 +236,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if usage == nil {
 		usage = repeatedFlags(args)
 	}
+	if usage == nil {
+		usage = agentFromEnv(kctx, args)
+	}
 	if usage != nil {
 		if kctx.Selected() != nil && kctx.Selected().Path() == "dispatch open" && c.Dispatch.Open.JSON && !envelope {
 			// pa dispatch open --json: an empty or repeated flag is
 			// its object too, as kong's own usage errors are. Its lock
-			// is the agent's, unless --agent is what is wrong.
+			// is the agent's where that is valid (writeJSON) and given
+			// once.
 			agent := c.Dispatch.Open.Agent
-			if strings.HasPrefix(usage.Error(), "--agent ") || strings.HasPrefix(usage.Error(), "PA_AGENT ") {
+			if strings.HasPrefix(usage.Error(), "--agent ") { // given twice: which is meant?
 				agent = ""
 			}
 			usage = openFailure{}.writeJSON(stderr, agent, usage)
@@ -319,15 +324,7 @@ func emptyFlags(kctx *kong.Context, args []string) error {
 		if v, ok := kctx.FlagValue(f).(string); !ok || v != "" {
 			continue
 		}
-		given := false
-		for _, a := range args {
-			if a == "--" {
-				break
-			}
-			if a == "--"+f.Name || strings.HasPrefix(a, "--"+f.Name+"=") {
-				given = true
-			}
-		}
+		given := flagGiven(args, f.Name)
 		what := map[string]string{"home": "the estate's folder", "agent": "an agent's name"}[f.Name]
 		// The way out the flag has: --home left out is ~/.pa, --agent left
 		// out every agent; a required flag (dispatch open's --agent) has
@@ -343,6 +340,42 @@ func emptyFlags(kctx *kong.Context, args []string) error {
 			return fail(exitUsage, "--%s is empty: give %s%s", f.Name, what, leaveOut)
 		}
 		return fail(exitUsage, "%s is set but empty: set it to %s%s", f.Envs[0], what, unset)
+	}
+	return nil
+}
+
+// flagGiven reports whether --name is on the command line args (before
+// any "--"), as --name VALUE or --name=VALUE, rather than from its
+// environment variable.
+func flagGiven(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// agentFromEnv refuses an invalid agent name that came from PA_AGENT, not
+// from --agent, and says so: the operator who typed no --agent must learn
+// where the name was read. An invalid --agent is each command's own
+// usage error (checkAgent).
+func agentFromEnv(kctx *kong.Context, args []string) error {
+	for _, f := range kctx.Flags() {
+		if f.Name != "agent" || !f.Set || len(f.Envs) == 0 || flagGiven(args, f.Name) {
+			continue
+		}
+		v, _ := kctx.FlagValue(f).(string)
+		if err := estate.ValidateAgent(v); v != "" && err != nil {
+			unset := ", or unset it for every agent"
+			if f.Required {
+				unset = ""
+			}
+			return fail(exitUsage, "%s holds an %v; set it to an agent's name%s", f.Envs[0], err, unset)
+		}
 	}
 	return nil
 }

@@ -59,7 +59,7 @@ func TestReadOnlyCommandsCreateNoEstate(t *testing.T) {
 // An empty --home or --agent, on the command line or through PA_HOME or
 // PA_AGENT set to "", is a usage error (exit 1) that touches nothing; it
 // never means the default estate or every agent. A name with white space at
-// its ends is refused too.
+// its ends is refused too, and an invalid PA_AGENT is said as PA_AGENT's.
 func TestEmptyHomeAndAgentAreUsageErrors(t *testing.T) {
 	home := t.TempDir()
 	c := binClasses[0]
@@ -89,6 +89,12 @@ func TestEmptyHomeAndAgentAreUsageErrors(t *testing.T) {
 		{nil, []string{"--home", home, "dispatch", "open", "--agent", " demo"}, `pa: invalid agent name " demo": it starts with white space` + "\n"},
 		{nil, []string{"--home", home, "dispatch", "list", "--agent", "demo "}, `pa: invalid agent name "demo ": it ends with white space` + "\n"},
 		{nil, []string{"--home", home, "dispatch", "open", "--agent", "   "}, `pa: invalid agent name "   ": it is only white space` + "\n"},
+		// An invalid name from PA_AGENT says where it was read; --agent
+		// given wins over it, as --help says.
+		{[]string{"PA_AGENT=../x"}, []string{"--home", home, "dispatch", "list"},
+			`pa: PA_AGENT holds an invalid agent name "../x": it starts with '.'; set it to an agent's name, or unset it for every agent` + "\n"},
+		{[]string{"PA_AGENT=../x"}, []string{"--home", home, "dispatch", "open"}, `pa: PA_AGENT holds an invalid agent name "../x": it starts with '.'; set it to an agent's name` + "\n"},
+		{[]string{"PA_AGENT=demo"}, []string{"--home", home, "dispatch", "list", "--agent", "../x"}, `pa: invalid agent name "../x": it starts with '.'` + "\n"},
 	} {
 		cmd := c.command(home, append(tc.env, "HOME="+user, "USERPROFILE="+user), tc.args...)
 		cmd.Args = append(cmd.Args[:1], tc.args...) // no --home of the harness's own
