@@ -82,7 +82,7 @@ func Acquire(ctx context.Context, fsys vfs.FS, name string, o Options) (*Hold, e
 		AcquiredAt: o.wallNow().UTC().Format(timeLayout),
 	}
 	h.now = o.wallNow
-	if err := h.layout.writeRecord(fsys, name, h.rec); err != nil {
+	if err := h.layout.writeRecord(fsys, name, f, h.rec); err != nil {
 		h.unlock()
 		return nil, fmt.Errorf("lock %s: writing the holder record: %w", lock, err)
 	}

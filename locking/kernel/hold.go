@@ -56,7 +56,7 @@ func (h *Hold) Release() error {
 	h.released = true
 	rec := h.rec
 	rec.ReleasedAt = h.now().UTC().Format(timeLayout)
-	werr := h.layout.writeRecord(h.fsys, h.name, rec)
+	werr := h.layout.writeRecord(h.fsys, h.name, h.f, rec)
 	if werr == nil {
 		h.rec = rec
 	}

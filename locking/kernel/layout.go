@@ -47,20 +47,26 @@ func (l layout) recordName(name string) string {
 }
 
 // writeRecord writes rec for the holder of name's lock, which the caller
-// holds. In the lock file it is written through a second handle opened
-// with O_TRUNC (flock belongs to the first handle's open file; closing the
-// second releases nothing); in the sidecar it is a temp file renamed over
-// the sidecar, so a reader sees the old record or the new one. The temp
-// file has one fixed name: only the kernel lock's holder writes it, and a
-// later holder overwrites one a crash left. Neither is synced: the record
-// is advisory, the kernel lock is the ownership.
-func (l layout) writeRecord(fsys vfs.FS, name string, rec Record) error {
+// holds through held (the handle of the lock file whose kernel lock it
+// owns). In the lock file it is written over the old content through held
+// where it can be (overwriteInPlace, the optimisation's seam), else
+// through a second handle opened with O_TRUNC (flock belongs to the first
+// handle's open file; closing the second releases nothing); in the sidecar
+// it is a temp file renamed over the sidecar, so a reader sees the old
+// record or the new one. The temp file has one fixed name: only the kernel
+// lock's holder writes it, and a later holder overwrites one a crash left.
+// None is synced: the record is advisory, the kernel lock is the
+// ownership.
+func (l layout) writeRecord(fsys vfs.FS, name string, held vfs.File, rec Record) error {
 	if l.resolve() == layoutSidecar {
 		tmp := name + sidecarTmp
 		if err := writeFile(fsys, tmp, rec.encode()); err != nil {
 			return err
 		}
 		return fsys.Rename(tmp, name+sidecarSuffix)
+	}
+	if done, err := overwriteInPlace(held, rec.encode()); done {
+		return err
 	}
 	return writeFile(fsys, name+lockSuffix, rec.encode())
 }
