@@ -28,6 +28,13 @@ func TestRestorerLeavesOutTheDeadWritersOwnRecord(t *testing.T) {
 	if err := json.Compact(&compact, got.raw[0]); err != nil || compact.String() != `{"id":1,"title":"a","x":[1,2]}` {
 		t.Errorf("record 1 restored as %s; want it whole, its unknown field kept", got.raw[0])
 	}
+	// The rank and the restored nextId are the writer's record's id, not
+	// the count of records nor the highest earlier id plus one: ids 1, 2
+	// and the writer's 5 restore records 1 and 2 with nextId 5, ranked 5.
+	content, rank, ok = restorer([]byte(`{"version":1,"nextId":6,"records":[{"id":1},{"id":2},{"id":5,"title":"mine"}]}`))
+	if got, err := Parse("", content); !ok || rank != 5 || err != nil || got.NextID != 5 || len(got.Records) != 2 {
+		t.Errorf("restorer over ids 1, 2, 5 = %q, %d, %v; want records 1 and 2 with nextId 5, ranked 5", content, rank, ok)
+	}
 	for _, bad := range []string{
 		`{"version":1,"nextId":2,"records":[{"id":1,"title":"mine"}]}`,     // only the writer's own
 		`{"version":1,"nextId":4,"records":[{"id":1},{"id":2},{"id":3,"ti`, // torn

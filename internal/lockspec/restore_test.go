@@ -55,8 +55,12 @@ func TestUpdateRestoresAMissingFileFromADeadWritersTemp(t *testing.T) {
 		newer := restoreTemp(m, dead.PID(), "bbbbbbbbbbbbbbbbbbbbbbbb")
 		torn := restoreTemp(m, dead.PID(), "cccccccccccccccccccccccc")
 		livers := restoreTemp(m, live.PID(), "dddddddddddddddddddddddd")
+		// The best-ranked is listed between two others, so that neither
+		// the first nor the last name listed is it.
+		oldest := restoreTemp(m, dead.PID(), "eeeeeeeeeeeeeeeeeeeeeeee")
 		e.writeRaw(t, older, []byte(`["r1","r2"]`))
 		e.writeRaw(t, newer, []byte(`["r1","r2","r3"]`))
+		e.writeRaw(t, oldest, []byte(`["x1","x2"]`))
 		e.writeRaw(t, torn, []byte(`["r1","r2","r3","r`))
 		e.writeRaw(t, livers, []byte(`["r1","r2","r3","r4","r5"]`))
 		opts := fast(m.Spawn())
@@ -69,7 +73,7 @@ func TestUpdateRestoresAMissingFileFromADeadWritersTemp(t *testing.T) {
 		if want := []string{target, newer}; !slices.Equal(told, want) {
 			t.Errorf("the observer was told %q, want %q", told, want)
 		}
-		for name, want := range map[string]bool{older: false, newer: false, torn: false, livers: true} {
+		for name, want := range map[string]bool{older: false, newer: false, oldest: false, torn: false, livers: true} {
 			if e.exists(name) != want {
 				t.Errorf("%s exists = %v after the restore, want %v", name, !want, want)
 			}
@@ -110,5 +114,32 @@ func TestUpdateWithoutARestorerSweeps(t *testing.T) {
 		if e.exists(temp) {
 			t.Errorf("the dead writer's temp file is still there")
 		}
+	})
+}
+
+// A dead writer's temp file whose kernel lock another handle holds is no
+// dead writer's: its owner is alive in another pid namespace, where this
+// process reads its pid as gone. Nothing is restored from it, and it is
+// kept; the missing file starts empty.
+func TestUpdateRestoresNothingFromATempFileHeldElsewhere(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		// Identity hosts: this process judges by kernel locks.
+		m := locktest.NewMachine(hostname(t))
+		dead := m.SpawnIn(nsA)
+		dead.Kill()
+		temp := restoreTemp(m, dead.PID(), "aaaaaaaaaaaaaaaaaaaaaaaa")
+		e.writeRaw(t, temp, []byte(`["r1","r2","r3"]`))
+		release := holdKernelLock(t, e, temp)
+		opts := fast(m.SpawnIn(nsA))
+		told := 0
+		lockspec.SetRestore(&opts, arrayRestorer, func(string, string) { told++ })
+		if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("mine"), opts); err != nil {
+			t.Fatal(err)
+		}
+		e.wantRecords(t, "mine")
+		if told != 0 || !e.exists(temp) {
+			t.Errorf("told %d times, temp file there: %v; want no restore from a held temp file, and it kept", told, e.exists(temp))
+		}
+		release()
 	})
 }
