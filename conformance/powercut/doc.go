@@ -7,6 +7,7 @@
 // once (a holder of the earlier boot is dead), nothing is left beside the
 // spawn-log after it, and the board check reports exactly the dispatches
 // missing from the board; and again with every pid of the earlier boot
-// taken by a live process of the new one (its reused-pids runs). It holds
-// tests only.
+// taken by a live process of the new one (its reused-pids runs), or by a
+// process with the earlier one's start time too, so that only the boot id
+// proves the cut holder dead (its twin-pids runs). It holds tests only.
 package powercut

@@ -122,25 +122,36 @@ func options(p *locktest.IdentityProcess) locking.Options {
 // takes the pid of the process the cut stopped): the names of the earlier
 // boot then answer as a live owner's. The next open must still go through
 // at once and lose nothing; what it leaves must go once those processes
-// have exited (one more open, checked as above).
+// have exited (one more open, checked as above). In its twin-pids runs
+// every pid of the earlier boot is taken by a process of the new boot
+// with the same start time (a boot that starts the same processes at the
+// same ticks), and the next open is a new pid: only the boot id proves the
+// cut holder dead.
 func TestEveryReportedSuccessSurvivesACut(t *testing.T) {
 	t.Log(deviceMapper())
 	for _, exfat := range []bool{false, true} {
-		for _, reuse := range []bool{false, true} {
+		for _, reuse := range []pidReuse{reuseNone, reuseCutPID, reuseTwins} {
 			name := "posix"
 			if exfat {
 				name = "exfat"
 			}
-			if reuse {
-				name += "-reused-pids"
-			}
+			name += map[pidReuse]string{reuseCutPID: "-reused-pids", reuseTwins: "-twin-pids"}[reuse]
 			t.Run(name, func(t *testing.T) { cutEveryOp(t, exfat, reuse, name) })
 		}
 	}
 }
 
+// pidReuse is how the next boot gives out the earlier boot's pids.
+type pidReuse int
+
+const (
+	reuseNone   pidReuse = iota // every pid of the run is gone
+	reuseCutPID                 // each taken again, with a new start time; the next open has the cut process's
+	reuseTwins                  // each taken again with its start time; the next open is a new pid
+)
+
 // cutEveryOp is one run of TestEveryReportedSuccessSurvivesACut.
-func cutEveryOp(t *testing.T, exfat, reuse bool, name string) {
+func cutEveryOp(t *testing.T, exfat bool, reuse pidReuse, name string) {
 	dispatches, samples := 6, 2
 	if *large {
 		dispatches, samples = 20, 8
@@ -167,7 +178,7 @@ func cutEveryOp(t *testing.T, exfat, reuse bool, name string) {
 			if msg != "" {
 				bad++
 				if kinds[category(msg)] == 0 {
-					t.Errorf("cut after op %d (%s): %s\n%s", n, fsys.Op(n-1), msg, st)
+					t.Errorf("cut after op %d (%s): %s\n%s", n, fsys.Op(n), msg, st)
 				}
 				kinds[category(msg)]++
 			}
@@ -184,12 +195,13 @@ func cutEveryOp(t *testing.T, exfat, reuse bool, name string) {
 
 // nextBoot runs the next boot's open on what a cut after op n left and
 // returns what is wrong with it, "" when every invariant holds. With
-// reuse, that open runs as the process that took the pid of the one the
-// cut stopped, beside live processes that took every other pid of the
-// run; then they exit and one more open runs, and both are checked.
-func nextBoot(m *locktest.Machine, fsys vfs.FS, r run, n int, reuse bool) (msg string, lost bool) {
+// reuseCutPID, that open runs as the process that took the pid of the one
+// the cut stopped, beside live processes that took every other pid of the
+// run; with reuseTwins, as a new pid beside twins of every process of the
+// run. Then they exit and one more open runs, and both are checked.
+func nextBoot(m *locktest.Machine, fsys vfs.FS, r run, n int, reuse pidReuse) (msg string, lost bool) {
 	boardHeld := itemsHeld(fsys) // before the next open: what any file of the state holds
-	if !reuse {
+	if reuse == reuseNone {
 		p := m.SpawnIn(0)
 		defer m.Kill(p.PID())
 		return openAndCheck(fsys, p, r.done, n, boardHeld, nil)
@@ -197,12 +209,21 @@ func nextBoot(m *locktest.Machine, fsys vfs.FS, r run, n int, reuse bool) (msg s
 	cut := r.cutProcess(n)
 	var reusers []int
 	for _, pr := range r.procs {
-		if pr.pid != cut {
+		switch {
+		case reuse == reuseTwins:
+			reusers = append(reusers, m.SpawnTwin(0, pr.pid).PID())
+		case pr.pid != cut:
 			reusers = append(reusers, m.SpawnReusing(0, pr.pid).PID())
 		}
 	}
-	p := m.SpawnReusing(0, cut)
-	reusers = append(reusers, cut)
+	var p *locktest.IdentityProcess
+	if reuse == reuseTwins {
+		p = m.SpawnIn(0)
+		defer m.Kill(p.PID())
+	} else {
+		p = m.SpawnReusing(0, cut)
+		reusers = append(reusers, cut)
+	}
 	msg, lost = openAndCheck(fsys, p, r.done, n, boardHeld, reusers)
 	for _, pid := range reusers {
 		m.Kill(pid)

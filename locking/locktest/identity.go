@@ -96,6 +96,19 @@ func (m *Machine) SpawnReusing(ns uint64, pid int) *IdentityProcess {
 	return &IdentityProcess{Process: Process{m: m, pid: pid}, ns: ns}
 }
 
+// SpawnTwin starts a new live process in pid namespace ns that takes pid
+// with the start time the earlier process of that pid had: to every judge
+// but the boot id, that same process (as a boot that starts its processes
+// in the same order, at the same ticks, may give). It returns the new
+// process's host view.
+func (m *Machine) SpawnTwin(ns uint64, pid int) *IdentityProcess {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.alive[pid] = true
+	m.ns[pid] = ns
+	return &IdentityProcess{Process: Process{m: m, pid: pid}, ns: ns}
+}
+
 // StartTime returns the start time the machine gives pid (0 for a pid
 // never spawned), whatever its namespace and whether or not it is alive.
 func (m *Machine) StartTime(pid int) uint64 {

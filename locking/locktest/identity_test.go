@@ -84,3 +84,22 @@ func TestSpawnReusingTakesAnEarlierPID(t *testing.T) {
 		t.Errorf("start time %d; want a new one (the old was %d)", st, was)
 	}
 }
+
+// SpawnTwin's process has the old pid and the old start time, alive in
+// the namespace it is given: only the boot id, when the machine's has
+// changed, tells it from the earlier process.
+func TestSpawnTwinTakesAnEarlierPIDAndStartTime(t *testing.T) {
+	m := locktest.NewMachine("host-a")
+	m.SetBoot("one")
+	old := m.SpawnIn(0)
+	was := old.Self()
+	old.Kill()
+	m.SetBoot("two")
+	p := m.SpawnTwin(0, old.PID())
+	if p.PID() != old.PID() || !p.Alive(old.PID()) {
+		t.Fatalf("pid %d, alive %v; want %d alive", p.PID(), p.Alive(old.PID()), old.PID())
+	}
+	if now := p.Self(); now.StartTime != was.StartTime || now.Boot == was.Boot {
+		t.Errorf("self %+v after %+v; want the same start time, another boot", now, was)
+	}
+}
