@@ -101,8 +101,15 @@ func applyParts(slots []slot, parts []part) []slot {
 	return slots
 }
 
-// resolve returns the entries the slots show: for a name held twice, the
-// later slot.
+// resolve returns the entries the slots show: for a name held twice (an
+// exFAT rename's new entry landed and the replaced one's removal not), the
+// later slot. Within one rename the choice changes no state: the subset
+// that also removed the replaced entry shows the same. What it does not
+// model is the hidden entry itself: the next boot gets one entry per name,
+// where exFAT keeps both on the disk, finds the first in directory order
+// (the new one may sit in an earlier free slot), and shows the other again
+// once that one is replaced or removed (docs/testing.md, what it does not
+// model).
 func resolve(slots []slot) map[string]int {
 	out := make(map[string]int, len(slots))
 	for _, s := range slots {
