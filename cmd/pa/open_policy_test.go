@@ -104,9 +104,10 @@ func TestOpenSingleFlightSaysTheHoldersOperation(t *testing.T) {
 	}
 	live := locktest.LivePID(t)
 	for op, want := range map[string]string{
-		"board repair":  "a board repair holds the lock",
-		"dispatch open": "a dispatch is already being opened",
-		"nightly sync":  `the lock is held for "nightly sync"`,
+		"board repair":    "a board repair holds the lock",
+		"dispatch open":   "a dispatch is already being opened",
+		"nightly sync":    `the lock is held for "nightly sync"`,
+		"dispatch unlock": "an unlock holds the lock",
 	} {
 		b, _ := json.Marshal(map[string]any{"pid": live, "hostname": hostname(), "token": strings.Repeat("5a", 12),
 			"operation": op, "acquiredAt": time.Now().UTC().Format("2006-01-02T15:04:05.000Z")})

@@ -41,3 +41,20 @@ func TestLongLockIsUnreadable(t *testing.T) {
 		}
 	})
 }
+
+// A lock of exactly MaxLockBytes is read like any other (a dead holder's,
+// padded with JSON white space to the cap, is judged dead); one byte more
+// and it is unreadable.
+func TestLockAtTheCapIsRead(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine("host-a")
+		lock := deadLock(t, e, m)
+		for size, want := range map[int]lockspec.State{lockspec.MaxLockBytes: lockspec.StateDead, lockspec.MaxLockBytes + 1: lockspec.StateUnreadable} {
+			e.writeRaw(t, lockP, append(bytes.Clone(lock), strings.Repeat(" ", size-len(lock))...))
+			h, err := lockspec.Inspect(e.fsys, target, fast(m.Spawn()))
+			if err != nil || h.State != want {
+				t.Errorf("a lock of %d bytes: state %v (%v); want %v", size, h.State, err, want)
+			}
+		}
+	})
+}
