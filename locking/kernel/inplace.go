@@ -21,8 +21,10 @@ import (
 // auto_da_alloc starts writeback of a file truncated and rewritten); the
 // in-place write does not. bench, "Uncontended update on the temp dir, pa
 // kernel lock", on 2 cores with an ext4 temp dir: 1.31x gofrs/flock with
-// the truncating write (1.01 ms vs 748 us an update), 1.01x in place, the
-// goal's 1.05x met (bench/RESULTS.md); on tmpfs 1.05x and 1.01x.
+// the truncating write (1.01 ms vs 748 us an update, the run of
+// 2026-12-04 16:52), 1.02x in place (1.63 ms vs 1.59 ms, the run of 20:55
+// in bench/RESULTS.md, on a slower disk that hour), the goal's 1.05x met.
+// tmpfs, which has no such writeback, is unchanged (1.05x, 1.06x).
 func overwriteInPlace(held vfs.File, data []byte) (bool, error) {
 	w, ok := held.(io.WriterAt)
 	if !ok {
