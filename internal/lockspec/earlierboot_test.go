@@ -62,16 +62,7 @@ func TestRestoreTakesTheTempOfABrokenEarlierBootsHolderWhosePIDIsReused(t *testi
 func TestRestoreLeavesATempWhosePIDAnswersWithoutABreak(t *testing.T) {
 	eachClass(t, func(t *testing.T, e *estate) {
 		m, temp := earlierBootsWriter(t, e, false)
-		opts := fast(m.SpawnIn(nsA))
-		told := 0
-		lockspec.SetRestore(&opts, arrayRestorer, func(string, string) { told++ })
-		if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("mine"), opts); err != nil {
-			t.Fatal(err)
-		}
-		e.wantRecords(t, "mine")
-		if told != 0 || !e.exists(temp) {
-			t.Errorf("told %d times, temp file there: %v; want no restore and the temp file kept", told, e.exists(temp))
-		}
+		wantNoRestoreFrom(t, e, fast(m.SpawnIn(nsA)), temp)
 	})
 }
 

@@ -116,3 +116,20 @@ func TestUpdateWithoutARestorerSweeps(t *testing.T) {
 		}
 	})
 }
+
+// wantNoRestoreFrom runs an Update with a Restorer under opts on a missing
+// guarded file beside temp, a temp file that no proof makes a dead
+// writer's, and fails unless nothing is restored (the file starts empty,
+// the observer is never told) and temp is kept.
+func wantNoRestoreFrom(t *testing.T, e *estate, opts lockspec.Options, temp string) {
+	t.Helper()
+	told := 0
+	lockspec.SetRestore(&opts, arrayRestorer, func(string, string) { told++ })
+	if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("mine"), opts); err != nil {
+		t.Fatal(err)
+	}
+	e.wantRecords(t, "mine")
+	if told != 0 || !e.exists(temp) {
+		t.Errorf("told %d times, temp file there: %v; want no restore and the temp file kept", told, e.exists(temp))
+	}
+}

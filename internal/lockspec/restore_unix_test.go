@@ -3,10 +3,8 @@
 package lockspec_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/locking/locktest"
 )
 
@@ -23,16 +21,7 @@ func TestUpdateRestoresNothingFromATempFileHeldElsewhere(t *testing.T) {
 		temp := restoreTemp(m, dead.PID(), "aaaaaaaaaaaaaaaaaaaaaaaa")
 		e.writeRaw(t, temp, []byte(`["r1","r2","r3"]`))
 		release := holdKernelLock(t, e, temp)
-		opts := fast(m.SpawnIn(nsA))
-		told := 0
-		lockspec.SetRestore(&opts, arrayRestorer, func(string, string) { told++ })
-		if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("mine"), opts); err != nil {
-			t.Fatal(err)
-		}
-		e.wantRecords(t, "mine")
-		if told != 0 || !e.exists(temp) {
-			t.Errorf("told %d times, temp file there: %v; want no restore from a held temp file, and it kept", told, e.exists(temp))
-		}
+		wantNoRestoreFrom(t, e, fast(m.SpawnIn(nsA)), temp)
 		release()
 	})
 }
