@@ -3,7 +3,6 @@ package crashfs
 import (
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"slices"
 	"syscall"
@@ -207,12 +206,13 @@ func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	return out, nil
 }
 
-// list returns the entries of folder ino, sorted. Called with f.mu held.
+// list returns the entries of folder ino, sorted by name: a name held
+// twice is listed twice, in its entries' order. Called with f.mu held.
 func (f *FS) list(ino int) []fs.DirEntry {
 	ents := f.live.inodes[ino].ents
 	out := make([]fs.DirEntry, 0, len(ents))
-	for _, name := range slices.Sorted(maps.Keys(ents)) {
-		out = append(out, dirEntry{f.info(ents[name], name).(fileInfo)})
+	for _, e := range ents {
+		out = append(out, dirEntry{f.info(e.ino, e.name).(fileInfo)})
 	}
 	return out
 }

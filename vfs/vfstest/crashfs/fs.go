@@ -124,7 +124,7 @@ func (f *FS) lookup(name string) (dir, ino int, base string, err error) {
 		if !d.dir {
 			return 0, 0, "", syscall.ENOTDIR
 		}
-		ino, ok := d.ents[p]
+		ino, ok := d.entry(p)
 		if !ok {
 			if i == len(parts)-1 {
 				return dir, 0, p, syscall.ENOENT
@@ -218,7 +218,7 @@ func (f *FS) Mkdir(name string, perm fs.FileMode) error {
 	defer f.mu.Unlock()
 	dir, base, err := f.parent(name)
 	if err == nil {
-		if _, ok := f.live.inodes[dir].ents[base]; ok {
+		if _, ok := f.live.inodes[dir].entry(base); ok {
 			err = syscall.EEXIST
 		}
 	} else if name == "." {
@@ -249,7 +249,7 @@ func (f *FS) Link(oldname, newname string) error {
 	if err != nil {
 		return fail(err)
 	}
-	if _, ok := f.live.inodes[dir].ents[base]; ok {
+	if _, ok := f.live.inodes[dir].entry(base); ok {
 		return fail(syscall.EEXIST)
 	}
 	if f.live.inodes[ino].dir {

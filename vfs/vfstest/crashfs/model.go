@@ -2,7 +2,6 @@ package crashfs
 
 import (
 	"io/fs"
-	"maps"
 	"slices"
 	"time"
 )
@@ -18,12 +17,12 @@ type inode struct {
 	perm  fs.FileMode
 	mtime time.Time
 
-	data  []byte         // a file's live content
-	ents  map[string]int // a folder's live entries: name -> inode
-	sdata []byte         // a file's content at its last fsync
-	fpend []fileOp       // a file's writes and truncations since
-	sents []slot         // a folder's entries at its last sync, in order
-	dpend []dirOp        // a folder's entry operations since
+	data  []byte   // a file's live content
+	ents  []slot   // a folder's live entries, by name (entries.go)
+	sdata []byte   // a file's content at its last fsync
+	fpend []fileOp // a file's writes and truncations since
+	sents []slot   // a folder's entries at its last sync, in order
+	dpend []dirOp  // a folder's entry operations since
 }
 
 // fileOp is a write (data at off) or a truncation (to size).
@@ -65,7 +64,7 @@ type model struct {
 
 func newModel(now time.Time) *model {
 	return &model{
-		inodes: map[int]*inode{rootIno: {dir: true, perm: 0o755, mtime: now, ents: map[string]int{}}},
+		inodes: map[int]*inode{rootIno: {dir: true, perm: 0o755, mtime: now}},
 		next:   rootIno + 1,
 	}
 }
@@ -78,7 +77,7 @@ func (m *model) clone() *model {
 		k := *n
 		k.data = slices.Clone(n.data)
 		k.sdata = slices.Clone(n.sdata)
-		k.ents = maps.Clone(n.ents)
+		k.ents = slices.Clone(n.ents)
 		k.fpend = slices.Clone(n.fpend)
 		k.sents = slices.Clone(n.sents)
 		k.dpend = slices.Clone(n.dpend)
@@ -110,10 +109,15 @@ func applyParts(slots []slot, parts []part) []slot {
 // (the new one may sit in an earlier free slot), and shows the other again
 // once that one is replaced or removed (docs/testing.md, what it does not
 // model).
-func resolve(slots []slot) map[string]int {
-	out := make(map[string]int, len(slots))
+func resolve(slots []slot) []slot {
+	out := make([]slot, 0, len(slots))
 	for _, s := range slots {
-		out[s.name] = s.ino
+		i, ok := find(out, s.name)
+		if ok {
+			out[i] = s
+		} else {
+			out = slices.Insert(out, i, s)
+		}
 	}
 	return out
 }

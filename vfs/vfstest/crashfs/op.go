@@ -3,7 +3,6 @@ package crashfs
 import (
 	"fmt"
 	"io/fs"
-	"maps"
 	"slices"
 	"time"
 )
@@ -47,9 +46,6 @@ func (m *model) apply(o *op, exfat bool) {
 	switch o.kind {
 	case opCreate, opMkdir:
 		n := &inode{dir: o.kind == opMkdir, perm: o.perm, mtime: o.mtime}
-		if n.dir {
-			n.ents = map[string]int{}
-		}
 		m.inodes[o.ino] = n
 		m.next = max(m.next, o.ino+1)
 		m.addEntry(o, o.dir, o.name, o.ino)
@@ -64,10 +60,7 @@ func (m *model) apply(o *op, exfat bool) {
 	case opSync:
 		n := m.inodes[o.ino]
 		if n.dir {
-			n.sents = n.sents[:0:0]
-			for _, name := range slices.Sorted(maps.Keys(n.ents)) {
-				n.sents = append(n.sents, slot{name, n.ents[name]})
-			}
+			n.sents = slices.Clone(n.ents)
 			n.dpend = nil
 		} else {
 			n.sdata = slices.Clone(n.data)
@@ -75,7 +68,7 @@ func (m *model) apply(o *op, exfat bool) {
 		}
 	case opRemove:
 		d := m.inodes[o.dir]
-		delete(d.ents, o.name)
+		d.drop(o.name, o.ino)
 		d.dpend = append(d.dpend, dirOp{label: o.label, atomic: true, parts: []part{{del: true, slot: slot{o.name, o.ino}}}})
 	case opRename:
 		m.rename(o, exfat)
@@ -88,12 +81,13 @@ func (m *model) apply(o *op, exfat bool) {
 
 func (m *model) addEntry(o *op, dir int, name string, ino int) {
 	d := m.inodes[dir]
-	d.ents[name] = ino
+	d.put(name, ino)
 	d.dpend = append(d.dpend, dirOp{label: o.label, atomic: true, parts: []part{{slot: slot{name, ino}}}})
 }
 
 // rename moves o.ino from (o.dir, o.name) to (o.dir2, o.name2), replacing
-// o.rep there. In one folder it is one operation of that folder: atomic, or
+// o.rep there (the entries lookups found; the new entry goes after the
+// target name's other entries, if any). In one folder it is one operation of that folder: atomic, or
 // on exFAT three entry writes in any subset (new entry, old entry removed,
 // replaced entry removed). Across two folders it is one operation in each,
 // landing with each folder's own prefix: the target's folder gets the new
@@ -101,8 +95,11 @@ func (m *model) addEntry(o *op, dir int, name string, ino int) {
 // source's folder gets the old entry's removal.
 func (m *model) rename(o *op, exfat bool) {
 	src, dst := m.inodes[o.dir], m.inodes[o.dir2]
-	delete(src.ents, o.name)
-	dst.ents[o.name2] = o.ino
+	src.drop(o.name, o.ino)
+	if o.rep != 0 {
+		dst.drop(o.name2, o.rep)
+	}
+	dst.put(o.name2, o.ino)
 	add := part{slot: slot{o.name2, o.ino}}
 	unlink := part{del: true, slot: slot{o.name, o.ino}}
 	var replaced []part

@@ -47,7 +47,7 @@ func (f *FS) rename(opname, oldname, newname string, replace bool) error {
 		}
 		return fail(syscall.EINVAL)
 	}
-	rep, exists := f.live.inodes[ndir].ents[nbase]
+	rep, exists := f.live.inodes[ndir].entry(nbase)
 	if exists {
 		if !replace {
 			return fail(syscall.EEXIST)

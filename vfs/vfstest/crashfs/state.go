@@ -3,7 +3,6 @@ package crashfs
 import (
 	"crypto/sha256"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,19 +43,16 @@ func (s *State) build() *model {
 			n.sdata = slices.Clone(n.data)
 			continue
 		}
-		ents := resolve(diskSlots(src, chosen[id]))
-		n.ents = map[string]int{}
-		for _, name := range slices.Sorted(maps.Keys(ents)) {
-			child := ents[name]
-			if queued[child] && m.inodes[child].dir {
+		for _, e := range resolve(diskSlots(src, chosen[id])) {
+			if queued[e.ino] && m.inodes[e.ino].dir {
 				continue
 			}
-			n.ents[name] = child
-			n.sents = append(n.sents, slot{name, child})
-			if !queued[child] {
-				queue, queued[child] = append(queue, child), true
+			n.ents = append(n.ents, e)
+			if !queued[e.ino] {
+				queue, queued[e.ino] = append(queue, e.ino), true
 			}
 		}
+		n.sents = slices.Clone(n.ents)
 	}
 	return out
 }
@@ -128,12 +124,12 @@ func (m *model) walk(fn func(name string, id int, n *inode)) {
 			return
 		}
 		seen[id] = true
-		for _, e := range slices.Sorted(maps.Keys(n.ents)) {
-			child := e
+		for _, e := range n.ents {
+			child := e.name
 			if name != "." {
-				child = name + "/" + e
+				child = name + "/" + e.name
 			}
-			visit(child, n.ents[e])
+			visit(child, e.ino)
 		}
 	}
 	visit(".", rootIno)
