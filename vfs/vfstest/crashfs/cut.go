@@ -27,12 +27,14 @@ type item struct {
 
 // choice is what landed of one item: its first k pending operations, and
 // of operation k the parts in mask (a folder: an exFAT rename's entry
-// writes) or its first torn bytes (a file: a write torn at a block
+// writes; with front, its new entry landed ahead of its name's other
+// entries) or its first torn bytes (a file: a write torn at a block
 // boundary).
 type choice struct {
-	k    int
-	mask uint64
-	torn int
+	k     int
+	mask  uint64
+	front bool
+	torn  int
 }
 
 // CutAt returns the cut after op n of f's run, for n from 0 (before the
@@ -82,9 +84,17 @@ func (m *model) item(id, blockSize int) item {
 	if n.dir {
 		for k, o := range n.dpend {
 			it.choices = append(it.choices, choice{k: k})
-			if !o.atomic && len(o.parts) > 1 {
-				for mask := uint64(1); mask < 1<<len(o.parts)-1; mask++ {
+			if o.atomic || len(o.parts) < 2 {
+				continue
+			}
+			before := diskSlots(n, choice{k: k})
+			all := uint64(1)<<len(o.parts) - 1
+			for mask := uint64(1); mask <= all; mask++ {
+				if mask < all {
 					it.choices = append(it.choices, choice{k: k, mask: mask})
+				}
+				if o.doubles(before, mask) {
+					it.choices = append(it.choices, choice{k: k, mask: mask, front: true})
 				}
 			}
 		}
@@ -103,6 +113,30 @@ func (m *model) item(id, blockSize int) item {
 	}
 	it.choices = append(it.choices, choice{k: len(n.fpend)})
 	return it
+}
+
+// doubles reports whether the parts of o in mask, landed on slots, leave
+// its new entry beside another entry of the same name: then the new entry
+// may sit after the others (the choice without front) or before them, in
+// a free slot ahead (with front), and the two are different states.
+func (o dirOp) doubles(slots []slot, mask uint64) bool {
+	landed := o.landed(mask)
+	after := applyParts(slices.Clone(slots), landed, false)
+	for _, p := range landed {
+		if p.del {
+			continue
+		}
+		held := 0
+		for _, s := range after {
+			if s.name == p.name {
+				held++
+			}
+		}
+		if held > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // States returns the states the disk may show after the cut, each once

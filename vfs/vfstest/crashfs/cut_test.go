@@ -134,3 +134,29 @@ func TestCutsWhileTheRunGoesOn(t *testing.T) {
 		t.Errorf("Ops() = %d; want %d (a folder sync, then create, write, fsync of 20 files)", fsys.Ops(), want)
 	}
 }
+
+// An exFAT rename over a name, cut once its new entry landed and before
+// the replaced entry's removal did, leaves the name twice, in either
+// order: the new entry after the replaced one, or ahead of it in a free
+// slot. The next boot lists both entries and opens the first.
+func TestExFATRenameCutLeavesANameTwiceInBothOrders(t *testing.T) {
+	fsys := crashfs.New(crashfs.Options{ExFAT: true})
+	put(t, fsys, "log", "old", true)
+	put(t, fsys, "tmp", "newer", true)
+	syncDir(t, fsys, ".")
+	if err := fsys.Rename("tmp", "log"); err != nil {
+		t.Fatal(err)
+	}
+	wantRendered(t, fsys, []string{
+		"[log:3 tmp:5] log=old",         // nothing landed
+		"[log:3 log:5 tmp:5] log=old",   // the new entry, behind the old
+		"[log:5 log:3 tmp:5] log=newer", // the new entry, ahead of the old
+		"[log:3] log=old",               // the old entry's removal
+		"[log:3 log:5] log=old",         // both of those, the new behind
+		"[log:5 log:3] log=newer",       // both of those, the new ahead
+		"[tmp:5] log=-",                 // the replaced entry's removal
+		"[log:5 tmp:5] log=newer",       // the new entry and that removal
+		"[] log=-",                      // both removals
+		"[log:5] log=newer",             // all of it
+	}, func(next vfs.FS) string { return listing(t, next, ".") + " " + show(t, next, "log") })
+}

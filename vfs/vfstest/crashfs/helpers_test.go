@@ -2,9 +2,11 @@ package crashfs_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -93,13 +95,32 @@ func show(t *testing.T, fsys vfs.FS, names ...string) string {
 	return strings.Join(out, " ")
 }
 
-// outcomes returns show of every state of the cut after the last op,
+// listing renders the folder dir as "[name:size ...]" in ReadDir's order:
+// a name held twice shows twice, its entries in their order.
+func listing(t *testing.T, fsys vfs.FS, dir string) string {
+	t.Helper()
+	ents, err := fsys.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ls []string
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, fmt.Sprintf("%s:%d", e.Name(), fi.Size()))
+	}
+	return "[" + strings.Join(ls, " ") + "]"
+}
+
+// outcomes returns render of every state of the cut after the last op,
 // sorted and each once.
-func outcomes(t *testing.T, fsys *crashfs.FS, names ...string) []string {
+func outcomes(t *testing.T, fsys *crashfs.FS, render func(vfs.FS) string) []string {
 	t.Helper()
 	var out []string
 	for _, st := range states(t, fsys) {
-		s := show(t, st.FS(), names...)
+		s := render(st.FS())
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
@@ -108,13 +129,54 @@ func outcomes(t *testing.T, fsys *crashfs.FS, names ...string) []string {
 	return out
 }
 
-// wantOutcomes fails unless the outcomes are exactly want (any order).
+// wantOutcomes fails unless show of names in the states of the cut after
+// the last op are exactly want (any order).
 func wantOutcomes(t *testing.T, fsys *crashfs.FS, want []string, names ...string) {
+	t.Helper()
+	wantRendered(t, fsys, want, func(next vfs.FS) string { return show(t, next, names...) })
+}
+
+// wantRendered fails unless render of the states of the cut after the
+// last op are exactly want (any order).
+func wantRendered(t *testing.T, fsys *crashfs.FS, want []string, render func(vfs.FS) string) {
 	t.Helper()
 	want = slices.Clone(want)
 	slices.Sort(want)
-	if got := outcomes(t, fsys, names...); !slices.Equal(got, want) {
+	if got := outcomes(t, fsys, render); !slices.Equal(got, want) {
 		t.Errorf("a cut after op %d (%s) leaves\n  %s\nwant\n  %s", fsys.Ops(), fsys.Op(fsys.Ops()),
 			strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
+}
+
+// doubled returns the next boot after a cut inside an exFAT rename of
+// dir/tmp ("newer") over dir/log ("old") that landed the new entry and the
+// old entry's removal, not the replaced entry's: dir holds log twice,
+// "newer" first (newFirst) or after "old". dir is "." or a folder made for
+// it.
+func doubled(t *testing.T, dir string, newFirst bool) *crashfs.FS {
+	t.Helper()
+	fsys := crashfs.New(crashfs.Options{ExFAT: true})
+	if dir != "." {
+		if err := fsys.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		syncDir(t, fsys, ".")
+	}
+	put(t, fsys, path.Join(dir, "log"), "old", true)
+	put(t, fsys, path.Join(dir, "tmp"), "newer", true)
+	syncDir(t, fsys, dir)
+	if err := fsys.Rename(path.Join(dir, "tmp"), path.Join(dir, "log")); err != nil {
+		t.Fatal(err)
+	}
+	want := "[log:3 log:5]"
+	if newFirst {
+		want = "[log:5 log:3]"
+	}
+	for _, st := range states(t, fsys) {
+		if next := st.FS(); listing(t, next, dir) == want {
+			return next
+		}
+	}
+	t.Fatalf("no state of a cut inside %s lists %s in %s", fsys.Op(fsys.Ops()), want, dir)
+	return nil
 }

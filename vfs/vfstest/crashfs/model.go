@@ -3,6 +3,7 @@ package crashfs
 import (
 	"io/fs"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -33,9 +34,9 @@ type fileOp struct {
 	size  int64
 }
 
-// slot is one directory entry on the disk. A folder's slots may hold a name
-// twice (an exFAT rename cut between writing the new entry and removing
-// the replaced one): the later slot is the one the next boot sees.
+// slot is one directory entry. A folder's slots may hold a name twice (an
+// exFAT rename cut between writing the new entry and removing the replaced
+// one): the next boot keeps both (byName).
 type slot struct {
 	name string
 	ino  int
@@ -86,11 +87,20 @@ func (m *model) clone() *model {
 	return c
 }
 
-// applyParts applies parts to slots and returns them.
-func applyParts(slots []slot, parts []part) []slot {
+// applyParts applies parts to slots and returns them. A new entry goes
+// after the slots there are, or with front before the first slot of its
+// name (it landed in a free slot ahead of that one); a removal takes the
+// first slot that equals it.
+func applyParts(slots []slot, parts []part, front bool) []slot {
 	for _, p := range parts {
 		if !p.del {
-			slots = append(slots, p.slot)
+			i := len(slots)
+			if front {
+				if j := slices.IndexFunc(slots, func(s slot) bool { return s.name == p.name }); j >= 0 {
+					i = j
+				}
+			}
+			slots = slices.Insert(slots, i, p.slot)
 			continue
 		}
 		if i := slices.Index(slots, p.slot); i >= 0 {
@@ -100,26 +110,28 @@ func applyParts(slots []slot, parts []part) []slot {
 	return slots
 }
 
-// resolve returns the entries the slots show: for a name held twice (an
-// exFAT rename's new entry landed and the replaced one's removal not), the
-// later slot. Within one rename the choice changes no state: the subset
-// that also removed the replaced entry shows the same. What it does not
-// model is the hidden entry itself: the next boot gets one entry per name,
-// where exFAT keeps both on the disk, finds the first in directory order
-// (the new one may sit in an earlier free slot), and shows the other again
-// once that one is replaced or removed (docs/testing.md, what it does not
-// model).
-func resolve(slots []slot) []slot {
-	out := make([]slot, 0, len(slots))
-	for _, s := range slots {
-		i, ok := find(out, s.name)
-		if ok {
-			out[i] = s
-		} else {
-			out = slices.Insert(out, i, s)
+// landed returns the parts of o in mask: bit i for part i.
+func (o dirOp) landed(mask uint64) []part {
+	var parts []part
+	for i, p := range o.parts {
+		if mask&(1<<i) != 0 {
+			parts = append(parts, p)
 		}
 	}
-	return out
+	return parts
+}
+
+// byName orders a folder's slots on the disk as the next boot's live view
+// holds them, and returns them: sorted by name, a name's slots kept in
+// their order on the disk. A name held twice (an exFAT rename's new entry
+// landed and the replaced one's removal not) keeps both entries, as
+// Linux's exFAT driver does: lookups find the first in directory order
+// (the new entry when it landed in a free slot ahead of the replaced one,
+// a choice of the cut), a listing shows both, and once the first is
+// removed or renamed away lookups find the other.
+func byName(slots []slot) []slot {
+	slices.SortStableFunc(slots, func(a, b slot) int { return strings.Compare(a.name, b.name) })
+	return slots
 }
 
 // writeAt returns data with p written at off, zero-filled up to off.

@@ -3,6 +3,7 @@ package crashfs_test
 import (
 	"errors"
 	"io/fs"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs"
@@ -100,5 +101,46 @@ func TestRenameNoReplaceRefusesAndRecordsNothing(t *testing.T) {
 	}
 	if fsys.Ops() != n {
 		t.Errorf("a refused rename recorded %d ops", fsys.Ops()-n)
+	}
+}
+
+// Without exFAT no state lists a name twice: a rename's new entry lands
+// with the replaced entry's removal, in one folder or across two.
+func TestPOSIXRenameNeverLeavesANameTwice(t *testing.T) {
+	fsys := crashfs.New(crashfs.Options{})
+	for _, d := range []string{"a", "b"} {
+		if err := fsys.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	syncDir(t, fsys, ".")
+	for _, name := range []string{"a/log", "a/tmp", "b/log", "b/tmp"} {
+		put(t, fsys, name, name, true)
+	}
+	syncDir(t, fsys, "a")
+	for _, mv := range [][2]string{{"a/tmp", "a/log"}, {"b/tmp", "a/log"}, {"a/log", "b/log"}} {
+		if err := fsys.Rename(mv[0], mv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for n := range fsys.Ops() + 1 {
+		cut, err := fsys.CutAt(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range cut.States(rand.New(rand.NewPCG(uint64(n), 3)), 100) {
+			next := st.FS()
+			for _, d := range []string{".", "a", "b"} {
+				ents, err := next.ReadDir(d)
+				if err != nil {
+					continue // a folder the cut lost
+				}
+				for i := 1; i < len(ents); i++ {
+					if ents[i].Name() == ents[i-1].Name() {
+						t.Fatalf("%s is listed twice in %s:\n%s", ents[i].Name(), d, st)
+					}
+				}
+			}
+		}
 	}
 }

@@ -23,7 +23,8 @@ func (s *State) FS() *FS { return fromModel(s.build(), s.cut.opts) }
 // build returns the model of the disk in state s: each item with what
 // landed applied to its durable view, the tree walked from the root (a
 // folder reached by a second name, which only cross-folder renames of
-// folders make, keeps its first in name order), every inode durable.
+// folders make, keeps its first in name order; a name held twice keeps
+// both entries, in their order on the disk), every inode durable.
 func (s *State) build() *model {
 	m := s.cut.m
 	chosen := map[int]choice{}
@@ -43,7 +44,7 @@ func (s *State) build() *model {
 			n.sdata = slices.Clone(n.data)
 			continue
 		}
-		for _, e := range resolve(diskSlots(src, chosen[id])) {
+		for _, e := range byName(diskSlots(src, chosen[id])) {
 			if queued[e.ino] && m.inodes[e.ino].dir {
 				continue
 			}
@@ -75,31 +76,27 @@ func diskData(n *inode, c choice) []byte {
 }
 
 // diskSlots is a folder's entries on the disk when c of its pending
-// operations landed.
+// operations landed, in their order on the disk.
 func diskSlots(n *inode, c choice) []slot {
 	if len(n.dpend) == 0 {
 		return slices.Clone(n.sents)
 	}
 	slots := slices.Clone(n.sents)
 	for _, o := range n.dpend[:c.k] {
-		slots = applyParts(slots, o.parts)
+		slots = applyParts(slots, o.parts, false)
 	}
 	if c.mask != 0 {
-		var parts []part
-		for i, p := range n.dpend[c.k].parts {
-			if c.mask&(1<<i) != 0 {
-				parts = append(parts, p)
-			}
-		}
-		slots = applyParts(slots, parts)
+		slots = applyParts(slots, n.dpend[c.k].landed(c.mask), c.front)
 	}
 	return slots
 }
 
-// fingerprint is a hash of the tree of m: names, kinds and contents.
+// fingerprint is a hash of the tree of m: names, kinds and contents,
+// every entry of a name in order, so that a name's two entries in either
+// order are two states.
 func (m *model) fingerprint() [32]byte {
 	h := sha256.New()
-	m.walk(func(name string, _ int, n *inode) {
+	m.walk(func(name string, _ int, n *inode, _ bool) {
 		kind := "f"
 		if n.dir {
 			kind = "d"
@@ -112,28 +109,33 @@ func (m *model) fingerprint() [32]byte {
 	return out
 }
 
-// walk calls fn for every name of the tree of m, depth first in name order
-// (the root as "."). A folder is entered once.
-func (m *model) walk(fn func(name string, id int, n *inode)) {
+// walk calls fn for every entry of the tree of m, depth first in name
+// order, a name's entries in their order (the root as "."); behind says an
+// entry is not the first of its name: listed, but not what lookups find. A
+// folder is entered once.
+func (m *model) walk(fn func(name string, id int, n *inode, behind bool)) {
 	seen := map[int]bool{}
-	var visit func(name string, id int)
-	visit = func(name string, id int) {
+	var visit func(name string, id int, behind bool)
+	visit = func(name string, id int, behind bool) {
 		n := m.inodes[id]
-		fn(name, id, n)
+		fn(name, id, n, behind)
 		if !n.dir || seen[id] {
 			return
 		}
 		seen[id] = true
-		for _, e := range n.ents {
+		for i, e := range n.ents {
 			child := e.name
 			if name != "." {
 				child = name + "/" + e.name
 			}
-			visit(child, e.ino)
+			visit(child, e.ino, i > 0 && n.ents[i-1].name == e.name)
 		}
 	}
-	visit(".", rootIno)
+	visit(".", rootIno, false)
 }
+
+// behindNote marks an entry of a name held twice that lookups do not find.
+const behindNote = " (listed, behind the entry lookups find)"
 
 // String describes the state for a test's message: the cut, what landed of
 // each item, then the tree the next boot finds, one name a line with its
@@ -151,16 +153,20 @@ func (s *State) String() string {
 		fmt.Fprintf(&b, "  %s (#%d): %s\n", names[it.ino], it.ino, c.m.describe(it.ino, it.choices[s.idx[i]]))
 	}
 	b.WriteString("  the next boot finds:\n")
-	s.build().walk(func(name string, _ int, n *inode) {
+	s.build().walk(func(name string, _ int, n *inode, behind bool) {
+		note := ""
+		if behind {
+			note = behindNote
+		}
 		if n.dir {
-			fmt.Fprintf(&b, "    %s/\n", name)
+			fmt.Fprintf(&b, "    %s/%s\n", name, note)
 			return
 		}
 		q := fmt.Sprintf("%q", n.data)
 		if len(n.data) > 64 {
 			q = fmt.Sprintf("%q... (%d bytes)", n.data[:64], len(n.data))
 		}
-		fmt.Fprintf(&b, "    %s %s\n", name, q)
+		fmt.Fprintf(&b, "    %s %s%s\n", name, q, note)
 	})
 	return b.String()
 }
@@ -176,12 +182,13 @@ func (m *model) describe(id int, c choice) string {
 		if c.mask != 0 {
 			o := n.dpend[c.k]
 			var landed []string
-			for i, p := range o.parts {
-				if c.mask&(1<<i) != 0 {
-					landed = append(landed, p.String())
-				}
+			for _, p := range o.landed(c.mask) {
+				landed = append(landed, p.String())
 			}
 			s += fmt.Sprintf(", then of %s only %s", o.label, strings.Join(landed, " and "))
+			if c.front {
+				s += ", the new entry in a free slot ahead of its name's other entry"
+			}
 		}
 		return s
 	}
@@ -199,14 +206,18 @@ func (p part) String() string {
 	return fmt.Sprintf("the new entry %s (#%d)", p.name, p.ino)
 }
 
-// names returns a name for every inode: its first live path in name order,
-// else "(no name)"; folders end in "/".
+// names returns a name for every inode: its first live path in name order
+// (marked when that entry is behind another of its name), else "(no
+// name)"; folders end in "/".
 func (m *model) names() map[int]string {
 	out := map[int]string{}
-	m.walk(func(name string, id int, n *inode) {
+	m.walk(func(name string, id int, n *inode, behind bool) {
 		if _, ok := out[id]; !ok {
 			if n.dir {
 				name += "/"
+			}
+			if behind {
+				name += behindNote
 			}
 			out[id] = name
 		}

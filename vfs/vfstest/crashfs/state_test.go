@@ -84,3 +84,28 @@ func TestStateString(t *testing.T) {
 		}
 	}
 }
+
+// A state's description shows a name held twice twice, marking the entry
+// that lookups do not find, and says where the new entry landed.
+func TestStateStringShowsAnEntryBehind(t *testing.T) {
+	fsys := crashfs.New(crashfs.Options{ExFAT: true})
+	put(t, fsys, "log", "old", true)
+	put(t, fsys, "tmp", "newer", true)
+	syncDir(t, fsys, ".")
+	if err := fsys.Rename("tmp", "log"); err != nil {
+		t.Fatal(err)
+	}
+	var all string
+	for _, s := range states(t, fsys) {
+		all += s.String()
+	}
+	for _, want := range []string{
+		"    log \"old\"\n    log \"newer\" (listed, behind the entry lookups find)\n",
+		"    log \"newer\"\n    log \"old\" (listed, behind the entry lookups find)\n",
+		"only the new entry log (#3), the new entry in a free slot ahead of its name's other entry",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the descriptions miss %q:\n%s", want, all)
+		}
+	}
+}
