@@ -1,6 +1,10 @@
 package crashfs_test
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"testing"
 
@@ -63,4 +67,59 @@ func TestTornWriteIsBlockAligned(t *testing.T) {
 	syncDir(t, never, ".")
 	appendTo(t, never, "f", "0123456789", false)
 	wantOutcomes(t, never, []string{"f=xy", "f=xy0123456789"}, "f")
+}
+
+// Creating a name held twice is creating an existing name: O_EXCL fails
+// with EEXIST and records nothing, a plain O_CREATE opens the entry
+// lookups find.
+func TestCreateOfADoubledNameOpensTheFirst(t *testing.T) {
+	for _, newFirst := range []bool{false, true} {
+		first, other := order(newFirst)
+		next := doubled(t, ".", newFirst)
+		if _, err := next.OpenFile("log", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); !errors.Is(err, fs.ErrExist) || next.Ops() != 0 {
+			t.Errorf("O_CREATE|O_EXCL of log held twice = %v, %d ops; want EEXIST, none", err, next.Ops())
+		}
+		w, err := next.OpenFile("log", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte("+")); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		want := fmt.Sprintf("[log:%d log:%d] log=%s+", len(first)+1, len(other), first)
+		if got := rootAndLog(t)(next); got != want {
+			t.Errorf("log held as %s then %s, opened with O_CREATE and appended to: %s; want %s", first, other, got, want)
+		}
+	}
+}
+
+// A listing shows every entry of a name held twice, adjacent and in their
+// order, through FS.ReadDir and through an open folder's ReadDir alike.
+func TestReadDirListsADoubledNameTwice(t *testing.T) {
+	next := doubled(t, ".", true)
+	put(t, next, "a", "a", false)
+	if got := listing(t, next, "."); got != "[a:1 log:5 log:3]" {
+		t.Errorf("FS.ReadDir lists %s; want [a:1 log:5 log:3]", got)
+	}
+	d, err := next.OpenFile(".", os.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var got []string
+	for {
+		ents, err := d.ReadDir(1)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := ents[0].Info()
+		got = append(got, fmt.Sprintf("%s:%d", ents[0].Name(), fi.Size()))
+	}
+	if s := fmt.Sprint(got); s != "[a:1 log:5 log:3]" {
+		t.Errorf("an open folder's ReadDir(1) lists %s; want [a:1 log:5 log:3]", s)
+	}
 }

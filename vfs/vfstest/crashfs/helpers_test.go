@@ -180,3 +180,18 @@ func doubled(t *testing.T, dir string, newFirst bool) *crashfs.FS {
 	t.Fatalf("no state of a cut inside %s lists %s in %s", fsys.Op(fsys.Ops()), want, dir)
 	return nil
 }
+
+// order returns the contents of doubled's two entries of log, the one
+// lookups find first.
+func order(newFirst bool) (first, other string) {
+	if newFirst {
+		return "newer", "old"
+	}
+	return "old", "newer"
+}
+
+// rootAndLog renders the root's listing and log's content, as
+// "[log:3 log:5] log=old".
+func rootAndLog(t *testing.T) func(vfs.FS) string {
+	return func(fsys vfs.FS) string { return listing(t, fsys, ".") + " " + show(t, fsys, "log") }
+}

@@ -1,6 +1,7 @@
 package crashfs_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pa-toolkit/pa/vfs/vfstest/crashfs"
@@ -71,4 +72,16 @@ func TestUnsyncedMkdirTakesItsTreeAlong(t *testing.T) {
 	put(t, fsys, "d/f", "x", true)
 	syncDir(t, fsys, "d")
 	wantOutcomes(t, fsys, []string{"d=- d/f=-", "d=[f] d/f=x"}, "d", "d/f")
+}
+
+// A folder's sync commits every entry of a name held twice, in order: a
+// cut after it keeps both, the first still the one lookups find.
+func TestFolderSyncCommitsEveryEntryOfAName(t *testing.T) {
+	for _, newFirst := range []bool{false, true} {
+		first, other := order(newFirst)
+		next := doubled(t, ".", newFirst)
+		put(t, next, "x", "", true)
+		syncDir(t, next, ".")
+		wantRendered(t, next, []string{fmt.Sprintf("[log:%d log:%d x:0] log=%s", len(first), len(other), first)}, rootAndLog(t))
+	}
 }
