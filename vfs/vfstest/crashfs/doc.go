@@ -37,8 +37,22 @@
 // writes it with no barrier, three entry writes of which any subset may
 // land: the new entry, the old entry's removal, the replaced target's
 // removal. A cut can then leave both names, or neither the target's old
-// nor its new content. A name held by two entries (the new one landed, the
-// replaced one not removed) shows the new one.
+// nor its new content, or the target's name held by two entries (the new
+// one landed, the replaced one not removed). The next boot keeps both, as
+// Linux's driver does, and a cut offers both orders of them on the disk:
+// the new entry behind the replaced one, or ahead of it in a free slot.
+//
+// A folder's live view holds a name's entries in that order, though only
+// a next boot of such a state ever has two. Lookups (Stat, OpenFile,
+// Remove, Rename, Link, Chtimes, every folder of a path) find the first;
+// a listing shows every entry, a name held twice twice, adjacent. Removing
+// the name, or renaming it to another, takes the first away, and lookups
+// then find the other. A rename over it replaces the first and puts the
+// new entry behind the other, so that lookups find the older entry: what
+// exFAT shows, once its dentry cache forgets, if the new entry landed
+// behind. A create, Mkdir or Link onto it meets an existing name, and a
+// folder holding any entry is not empty. A folder's sync commits every
+// entry in order.
 //
 // A rename across two folders is two operations, one in each folder's
 // list, each landing with its own folder's prefix: in the target's folder
@@ -52,7 +66,10 @@
 // Not modelled: reordering of one file's writes beyond a prefix and one
 // torn block, the content of a file on the disk before its first sync
 // (garbage, zeros), metadata-only journaling (ext4's data=ordered, its
-// forced flush on a replacing rename), and link counts.
+// forced flush on a replacing rename), link counts, and the new entry of
+// an exFAT rename over a name already held twice ahead of the other once
+// later operations of its folder landed too (a cut offers both orders only
+// where that rename is the last of its folder's operations to land).
 //
 // # Using it
 //

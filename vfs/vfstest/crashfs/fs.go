@@ -17,7 +17,8 @@ type Options struct {
 	// ExFAT models Linux's exFAT driver: Link fails with EPERM, and a
 	// rename reaches the disk as separate entry writes with no barrier (the
 	// new entry, the old entry's removal and, when it replaces a name, the
-	// replaced entry's removal), so a cut may show any subset of them.
+	// replaced entry's removal), so a cut may show any subset of them,
+	// the replaced name then held twice (see the package doc).
 	ExFAT bool
 	// BlockSize is the size in bytes of the blocks a write may tear at: a
 	// cut may show a prefix of a pending write ending on a multiple of
