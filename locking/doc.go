@@ -34,4 +34,11 @@
 // tell it, as they happen, of a wait on a holder and of the automatic
 // break of a dead one. docs/spawn-log-lock.md is the design, step by
 // step.
+//
+// A power cut loses no commit that returned: its temp file is synced
+// before the rename and its folder after. On exFAT a cut inside the
+// rename can leave the folder listing the file's name twice, with a whole
+// copy under each entry; the next commit of that name removes the extra
+// entries right before its rename, so that no stale copy is left to hide
+// it (docs/spawn-log-lock.md, "A power cut").
 package locking

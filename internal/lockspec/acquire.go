@@ -67,12 +67,15 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 
 // acquirePinned runs the steps of Acquire with the lock's folder pinned.
 func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, deadline time.Time) (*Hold, error) {
-	e.sweep(fsys, n) // step 1
+	doubled := e.sweep(fsys, n) // step 1
 	token, err := randomHex(e.rand, 12)
 	if err != nil {
 		return nil, err
 	}
 	h := &Hold{fsys: fsys, e: e, n: n, token: token, deadline: deadline}
+	if doubled {
+		h.noteDoubled(n.target)
+	}
 	w := wake.New(fsys, n.lock, e.poll)
 	defer w.End()
 	missed := false // the last read found no lock although publish found one

@@ -39,6 +39,10 @@ type Hold struct {
 	// whose locks the acquisition broke: their temp files are a dead
 	// writer's whatever the pid means now (earlierboot.go).
 	earlierBoot []int
+	// doubled are the files this hold found listed more than once in
+	// their folder (a power cut inside an exFAT rename): a commit over one
+	// removes its extra entries first (doubled.go).
+	doubled []string
 }
 
 // Token returns the hold's 24-hex token, the one the fence checks.
@@ -100,6 +104,11 @@ func (h *Hold) Fence() error {
 // fence refuses, and a *NotSyncedError when the rename landed but the folder
 // sync failed (the data is in the file: never commit it again). When a
 // part's write fails, nothing is committed and the temp file is removed.
+//
+// When the acquire's listing of the folder named the file more than once
+// (a power cut inside an exFAT rename over it), the extra entries are
+// removed after the fence, right before the rename (doubled.go); an error
+// of theirs commits nothing.
 func (h *Hold) Commit(data ...[]byte) error {
 	return h.writeFenced(h.n.target, data, true, nil)
 }
@@ -113,7 +122,9 @@ func (h *Hold) Commit(data ...[]byte) error {
 // failed. No step is reported. The acquire's sweep never touches its temp
 // files (they are beside name, not the lock); WriteFenced itself removes
 // those of name's whose owner is on this host and provably dead before it
-// writes (sweepTemps).
+// writes (sweepTemps); and when its folder lists name more than once (a
+// power cut inside an exFAT rename), the extra entries go after the fence,
+// right before the rename (doubled.go), an error of theirs writing nothing.
 func (h *Hold) WriteFenced(name string, data ...[]byte) error {
 	if err := checkName(name); err != nil {
 		return err
@@ -166,6 +177,10 @@ func (h *Hold) writeFenced(name string, parts [][]byte, steps bool, gate func() 
 		return err
 	}
 	step(StepCommitFenced)
+	if err := h.removeExtraEntries(name); err != nil {
+		drop()
+		return err
+	}
 	err = h.fsys.Rename(tmp, name)
 	closeKernel(k)
 	if err != nil {

@@ -126,6 +126,7 @@ type Options struct {
 	rand        io.Reader
 	restore     Restorer
 	onRestore   func(name, from string)
+	onDoubled   func(name string, removed int)
 }
 
 // ExclusiveCreateFS is a [vfs.FS] that selects, for every lock on it, the
@@ -170,6 +171,16 @@ func SetOnRestore(o *Options, onRestore func(name, from string)) { o.onRestore =
 // nil.
 func OnRestoreOf(o Options) func(name, from string) { return o.onRestore }
 
+// SetOnDoubled makes o tell f of each guarded file (or file written with
+// [Hold.WriteFenced]) that its folder listed more than once, after a
+// power cut inside an exFAT rename, and whose extra entries a commit
+// removed before its rename (doubled.go): name is the file, removed how
+// many entries went. It only observes.
+func SetOnDoubled(o *Options, f func(name string, removed int)) { o.onDoubled = f }
+
+// OnDoubledOf is the observer [SetOnDoubled] set in o, or nil.
+func OnDoubledOf(o Options) func(name string, removed int) { return o.onDoubled }
+
 // SetIncidentCap makes n bytes the incident log's cap for o (0:
 // IncidentCap), for the tests of the cap.
 func SetIncidentCap(o *Options, n int64) { o.incidentCap = n }
@@ -192,6 +203,7 @@ type env struct {
 	afterCommit func(h *Hold) error
 	restore     Restorer
 	onRestore   func(name, from string)
+	onDoubled   func(name string, removed int)
 	// exclusive: the spec's exclusive create where link() is refused
 	// (Options.ExclusiveCreate, or the FS's ExclusiveCreateFS: forFS).
 	exclusive bool
@@ -208,7 +220,7 @@ func (o Options) env() *env {
 		poll: o.PollInterval, busyWait: o.UnlockBusyWait,
 		onWait: o.OnWait, onBreak: o.OnBreak,
 		onStep: o.onStep, afterCommit: o.afterCommit,
-		restore: o.restore, onRestore: o.onRestore,
+		restore: o.restore, onRestore: o.onRestore, onDoubled: o.onDoubled,
 		exclusive: o.ExclusiveCreate,
 		agent:     o.Agent, operation: o.Operation, policy: o.Policy,
 		incidentWait: o.IncidentWait, incidentCap: o.incidentCap,

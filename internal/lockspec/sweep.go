@@ -21,11 +21,15 @@ import (
 // folder are left alone. A directory beside the lock (a staging directory
 // of the directory publish, or a directory lock moved aside) is swept
 // only when its name records this host and a dead pid (removeDirLeftover).
-func (e *env) sweep(fsys vfs.FS, n names) {
-	entries, err := vfs.ReadDirPrefix(fsys, n.dir, n.swept)
+// It reports whether the listing named the guarded file more than once (a
+// doubled name: doubled.go).
+func (e *env) sweep(fsys vfs.FS, n names) (doubled bool) {
+	all, err := fsys.ReadDir(n.dir)
 	if err != nil {
-		return
+		return false
 	}
+	doubled = listedTwice(all, path.Base(n.target))
+	entries := vfs.FilterPrefix(all, n.swept)
 	missing := 0 // keptForRestore's cache
 	for _, de := range entries {
 		kind, o := n.classify(de.Name())
@@ -65,6 +69,7 @@ func (e *env) sweep(fsys vfs.FS, n names) {
 		}
 		e.removeLeftover(fsys, n, name, StepSweepJudged)
 	}
+	return doubled
 }
 
 // readClaimOwner reads the owner of an earlier-shape claim from its content:

@@ -15,17 +15,22 @@ import (
 // target, not beside the lock, so the acquire's sweep never sees it, and a
 // writer killed or cut off by a power cut between its create and its
 // rename would leave it there for good (conformance/powercut). Like the
-// sweep, it never fails the write and reports no step.
+// sweep, it never fails the write and reports no step. Its listing also
+// tells the hold whether target is listed twice (doubled.go).
 func (h *Hold) sweepTemps(target string) {
 	e, fsys := h.e, h.fsys
 	t := newNames(target, HostHash(e.host.Hostname()), e.host.PID())
 	// Its own broken names too: removeLeftover moves a temp file it holds
 	// the kernel lock of to target.lock.broken-<host>-<pid>-<attempt>
 	// before it removes it, and no other sweep lists that folder.
-	entries, err := vfs.ReadDirPrefix(fsys, t.dir, []string{t.tempP, t.brokenP})
+	all, err := fsys.ReadDir(t.dir)
 	if err != nil {
 		return
 	}
+	if listedTwice(all, path.Base(target)) {
+		h.noteDoubled(target) // the write removes its extra entries (doubled.go)
+	}
+	entries := vfs.FilterPrefix(all, []string{t.tempP, t.brokenP})
 	for _, de := range entries {
 		if de.IsDir() {
 			continue
