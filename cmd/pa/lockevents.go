@@ -55,6 +55,7 @@ type lockEvents struct {
 func (e *lockEvents) observe(opts *locking.Options, waitLine bool) {
 	opts.OnBreak = e.broke
 	lockspec.SetOnRestore(opts, e.restored)
+	lockspec.SetOnDoubled(opts, e.undoubled)
 	if waitLine {
 		opts.OnWait = e.waiting
 	}
@@ -143,6 +144,32 @@ func restoredLine(name, from string) string {
 		return line + ": the complete temp file of a writer that died in its board write (a power cut inside its rename, say), every item of it a dispatch of the spawn-log"
 	}
 	return line + ": the complete temp file of a writer that died in its commit (a power cut inside its rename, say), with every record but that writer's own, which was never reported"
+}
+
+// undoubled is the doubled-name observer: one line, wherever stderr goes
+// (--json prints none), naming the file whose folder listed it more than
+// once and how many entries the commit removed before its rename.
+func (e *lockEvents) undoubled(name string, removed int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ended {
+		return
+	}
+	fmt.Fprintf(e.stderr, "pa: %s\n", undoubledLine(name, removed))
+}
+
+// undoubledLine words the removal of a doubled name's extra entries:
+// `agents/demo/spawn-log.json was listed twice in its folder (a power cut
+// inside an exFAT rename over it, say): its extra entry was removed, and
+// this write replaced the entry left, from the copy it read; nothing that
+// was reported is lost`.
+func undoubledLine(name string, removed int) string {
+	times, extra := "twice", "its extra entry was"
+	if removed > 1 {
+		times, extra = strconv.Itoa(removed+1)+" times", strconv.Itoa(removed)+" extra entries were"
+	}
+	return termsafe.Escape(name) + " was listed " + times + " in its folder (a power cut inside an exFAT rename over it, say): " +
+		extra + " removed, and this write replaced the entry left, from the copy it read; nothing that was reported is lost"
 }
 
 // end is called when open returns: no line is printed after it.

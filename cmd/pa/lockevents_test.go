@@ -263,3 +263,26 @@ func TestOpenSaysItRestoredABoard(t *testing.T) {
 		}
 	})
 }
+
+// An open whose commit removed a doubled name's extra entries (a power cut
+// inside an exFAT rename over it) says so in one line, naming the file and
+// how many entries went, until open returns.
+func TestOpenSaysItRemovedADoubledName(t *testing.T) {
+	var out strings.Builder
+	e := &lockEvents{stderr: &out, a: advice{pa: "pa", agent: "demo"}}
+	var opts locking.Options
+	e.observe(&opts, false)
+	told := lockspec.OnDoubledOf(opts)
+	if told == nil {
+		t.Fatal("open sets no doubled-name observer")
+	}
+	told(demoLog, 1)
+	told("agents/demo/board/board.json", 2)
+	e.end()
+	told(demoLog, 1)
+	want := "pa: " + demoLog + " was listed twice in its folder (a power cut inside an exFAT rename over it, say): its extra entry was removed, and this write replaced the entry left, from the copy it read; nothing that was reported is lost\n" +
+		"pa: agents/demo/board/board.json was listed 3 times in its folder (a power cut inside an exFAT rename over it, say): 2 extra entries were removed, and this write replaced the entry left, from the copy it read; nothing that was reported is lost\n"
+	if out.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
