@@ -282,6 +282,9 @@ func openAndCheck(fsys vfs.FS, p *locktest.IdentityProcess, done []success, n in
 	for _, it := range b.Items {
 		onBoard[it.DispatchID] = true
 	}
+	if !onBoard[rec.ID] {
+		return fmt.Sprintf("the next open's dispatch %d, reported opened and on the board, is not on it (the board holds %v)", rec.ID, slices.Sorted(maps.Keys(onBoard))), false
+	}
 	for _, s := range done {
 		for _, id := range s.onBoard {
 			// A cut inside exFAT's rename of the board can leave no name
@@ -320,7 +323,9 @@ func openAndCheck(fsys vfs.FS, p *locktest.IdentityProcess, done []success, n in
 // leftovers are the names in the agent's folder and its board folder other
 // than the spawn-log, the board folder, the board, the spawn-log lock's
 // incident log (a record of the breaks, which nothing removes) and names
-// beside a lock or temp names whose recorded pid is one of live.
+// beside a lock or temp names whose recorded pid is one of live; and a
+// second entry of any name (an exFAT name held twice since the cut, whose
+// stale copy can hide what the next open wrote).
 func leftovers(fsys vfs.FS, live []int) []string {
 	var left []string
 	for _, dir := range []string{estate.AgentDir(agent), estate.BoardDir(agent)} {
@@ -329,12 +334,19 @@ func leftovers(fsys vfs.FS, live []int) []string {
 			left = append(left, dir+": "+err.Error())
 			continue
 		}
+		seen := map[string]bool{}
 		for _, e := range entries {
 			p := dir + "/" + e.Name()
-			if p == estate.SpawnLogPath(agent) || p == estate.BoardDir(agent) || p == estate.BoardPath(agent) ||
-				p == locking.IncidentsName(estate.SpawnLogPath(agent)) || ownedBy(e.Name(), live) {
+			switch {
+			case seen[p]:
+				left = append(left, p+" (listed twice)")
+				continue
+			case p == estate.SpawnLogPath(agent) || p == estate.BoardDir(agent) || p == estate.BoardPath(agent) ||
+				p == locking.IncidentsName(estate.SpawnLogPath(agent)) || ownedBy(e.Name(), live):
+				seen[p] = true
 				continue
 			}
+			seen[p] = true
 			left = append(left, p)
 		}
 	}
@@ -357,7 +369,7 @@ func ownedBy(base string, pids []int) bool {
 }
 
 func category(msg string) string {
-	for _, k := range []string{"empty lock", "torn", "times", "reported on the board", "does not parse", "left beside", "board check", "failed"} {
+	for _, k := range []string{"empty lock", "torn", "times", "is not on it", "reported on the board", "does not parse", "left beside", "board check", "failed"} {
 		if strings.Contains(msg, k) {
 			return k
 		}
