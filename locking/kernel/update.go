@@ -24,6 +24,12 @@ import (
 // the rename; after a commit that landed, only [Hold.Release]'s (wrapping
 // [ErrRelease]): the new content is then in name, and the caller must not
 // run the change again.
+//
+// Unlike locking.Update it lists no folder, so it does not look for a name
+// listed twice: on exFAT a power cut inside the rename can leave name's
+// folder holding two entries of it, and a later commit then replaces one
+// and can be hidden behind the other (docs/spawn-log-lock.md, "A power
+// cut").
 func Update(ctx context.Context, fsys vfs.FS, name string, o Options, fn func(old []byte) ([]byte, error)) error {
 	h, err := Acquire(ctx, fsys, name, o)
 	if err != nil {

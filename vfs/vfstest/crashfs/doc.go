@@ -69,7 +69,11 @@
 // forced flush on a replacing rename), link counts, and the new entry of
 // an exFAT rename over a name already held twice ahead of the other once
 // later operations of its folder landed too (a cut offers both orders only
-// where that rename is the last of its folder's operations to land).
+// where that rename is the last of its folder's operations to land), nor
+// exFAT's clusters: a rename to a longer name cut between its new entry and
+// the old one's removal leaves two entries on one cluster chain, and
+// removing either frees the chain under the other; here a removal frees no
+// inode.
 //
 // # Using it
 //
