@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"maps"
 	"os"
 	"path"
 	"slices"
@@ -27,48 +26,16 @@ var (
 )
 
 // doubledVolumes returns the next boots of an exFAT volume on which name
-// held olderCopy, synced, and a commit of newerCopy was cut inside its
-// rename so that name's folder lists it twice: keyed by the copy a lookup
-// finds, one volume each ("older" and "newer").
+// held olderCopy and a commit of newerCopy was cut inside its rename so
+// that name's folder lists it twice (crashfs.Doubled), keyed by the copy a
+// lookup finds: "older" and "newer".
 func doubledVolumes(t *testing.T, name string) map[string]*crashfs.FS {
 	t.Helper()
-	fsys := crashfs.New(crashfs.Options{ExFAT: true, BlockSize: -1})
-	if err := vfs.MkdirAll(fsys, path.Dir(name), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeSynced(t, fsys, name, olderCopy)
-	if err := vfs.SyncDir(fsys, path.Dir(name)); err != nil {
-		t.Fatal(err)
-	}
-	writeSynced(t, fsys, name+".tmp", newerCopy)
-	if err := fsys.Rename(name+".tmp", name); err != nil {
-		t.Fatal(err)
-	}
-	cut, err := fsys.CutAt(fsys.Ops())
+	older, newer, err := crashfs.Doubled(name, olderCopy, newerCopy)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]*crashfs.FS{}
-	for _, st := range cut.States(nil, 0) {
-		v := st.FS()
-		if listed(t, v, name) != 2 {
-			continue
-		}
-		data, _, err := vfs.ReadFile(v, name, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch string(data) {
-		case string(olderCopy):
-			out["older"] = v
-		case string(newerCopy):
-			out["newer"] = v
-		}
-	}
-	if len(out) != 2 {
-		t.Fatalf("the cut inside the rename gave %d volumes listing %s twice (lookups finding %v), want one whose lookups find each copy", len(out), name, slices.Sorted(maps.Keys(out)))
-	}
-	return out
+	return map[string]*crashfs.FS{"older": older, "newer": newer}
 }
 
 // writeSynced makes name hold data, synced (not its folder).
