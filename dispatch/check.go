@@ -34,6 +34,19 @@ const (
 	// else of that file is checked (no not-on-board line without both the
 	// spawn-log and the board).
 	KindUnreadable Kind = "unreadable"
+	// KindListedTwice: the spawn-log or the board is listed more than once
+	// in its folder, a whole copy under each entry: a power cut inside an
+	// exFAT rename over it. A lookup finds one copy; the next commit of
+	// the file (the next `pa dispatch open` commits both) removes the
+	// extra entries and keeps the copy it read (docs/spawn-log-lock.md, "A
+	// power cut").
+	KindListedTwice Kind = "listed-twice"
+	// KindBehindBoard: the board lists a dispatch id the spawn-log has not
+	// given yet (its next id is that id or below): the spawn-log's records
+	// were lost, or it was put back from an older copy. `pa dispatch open`
+	// refuses there, writing nothing (board.AheadError), until the
+	// spawn-log is put back or the board moved aside.
+	KindBehindBoard Kind = "behind-board"
 )
 
 // Problem is one finding of [Check], as data: its fields keep values whole
@@ -53,8 +66,14 @@ type Problem struct {
 	LockPath string `json:"lockPath,omitempty"`
 	// Holder is the lock's holder (lock-held only).
 	Holder *Holder `json:"holder,omitempty"`
-	// DispatchID is the dispatch not on the board (not-on-board only).
+	// DispatchID is the dispatch not on the board (not-on-board), or the
+	// highest the board lists (behind-board).
 	DispatchID int `json:"dispatchId,omitempty"`
+	// NextID is the id the spawn-log would give next (behind-board only).
+	NextID int `json:"nextId,omitempty"`
+	// Times is how many entries of Path its folder lists (listed-twice
+	// only).
+	Times int `json:"times,omitempty"`
 	// Err says in plain words what is wrong (corrupt and unreadable only).
 	Err string `json:"error,omitempty"`
 	// StaleWindow is the window the lock was held past (lock-held only).
@@ -143,8 +162,10 @@ type CheckOptions struct {
 // board, a spawn-log or board that does not parse, and a lock, spawn-log or
 // board that cannot be read as a file (a directory, a named pipe, no
 // permission: [KindUnreadable]; a lock name that holds no regular file is
-// reported at once, whatever its age). It is read-only: it never writes,
-// breaks or sweeps.
+// reported at once, whatever its age); and what a power cut can leave: a
+// spawn-log or board its folder lists twice ([KindListedTwice]), a board
+// ahead of its spawn-log ([KindBehindBoard]). It is read-only: it never
+// writes, breaks or sweeps.
 //
 // The spawn-log is read once, then the board. A dispatch missing from that
 // board is not reported at once: `pa dispatch open` commits its record
@@ -179,7 +200,7 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 		return []Problem{{Kind: KindUnreadable, Agent: agent, Path: estate.AgentDir(agent),
 			Err: "it is " + filekind.Any(fi.Mode()) + ", not an agent's folder"}}, nil
 	}
-	var problems []Problem
+	problems := listedTwice(fsys, agent)
 	logName := estate.SpawnLogPath(agent)
 	h, err := locking.Inspect(fsys, logName, opts.Lock)
 	switch {
@@ -205,6 +226,9 @@ func Check(fsys vfs.FS, agent string, opts CheckOptions) ([]Problem, error) {
 	b, err := board.Read(fsys, agent)
 	if err != nil {
 		return corrupt(fsys, problems, agent, err)
+	}
+	if top := maxDispatch(b); top >= log.NextID {
+		problems = append(problems, Problem{Kind: KindBehindBoard, Agent: agent, Path: estate.BoardPath(agent), DispatchID: top, NextID: log.NextID})
 	}
 	missing := notOnBoard(log.Records, b)
 	if len(missing) == 0 {

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/pa-toolkit/pa/dispatch"
 	"github.com/pa-toolkit/pa/estate"
 	"github.com/pa-toolkit/pa/estate/estatetest"
+	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/crashfs"
 )
 
 func TestCheckReportsCorruptFiles(t *testing.T) {
@@ -136,5 +139,89 @@ func TestCheckRefusesAnotherSpellingOfAnAgent(t *testing.T) {
 	var se *estate.SpellingError
 	if !errors.As(err, &se) || se.OnDisk != "Log" || p != nil {
 		t.Fatalf("Check(log) beside Log = %+v, %v; want a *estate.SpellingError spelled Log on disk", p, err)
+	}
+}
+
+// A spawn-log or a board its folder lists twice (a power cut inside an
+// exFAT rename over it) is reported, each on its own, whichever copy a
+// lookup finds; nothing else is, and nothing is written.
+func TestCheckReportsANameListedTwice(t *testing.T) {
+	older := []byte(`{"version":1,"nextId":2,"records":[{"id":1,"title":"one"}]}`)
+	newer := []byte(`{"version":1,"nextId":3,"records":[{"id":1,"title":"one"},{"id":2,"title":"two"}]}`)
+	logs := [2]*crashfs.FS{}
+	var err error
+	if logs[0], logs[1], err = crashfs.Doubled(estate.SpawnLogPath("a"), older, newer); err != nil {
+		t.Fatal(err)
+	}
+	for i, fsys := range logs {
+		writeBoard(t, fsys, "a", `{"version":1,"items":[{"dispatchId":1}]}`)
+		ops := fsys.Ops()
+		p, err := dispatch.Check(fsys, "a", dispatch.CheckOptions{})
+		// Where a lookup finds the newer copy, its dispatch 2 (never put
+		// on the board) is reported too.
+		want := 1 + i
+		if err != nil || len(p) != want || p[0].Kind != dispatch.KindListedTwice || p[0].Path != estate.SpawnLogPath("a") || p[0].Times != 2 ||
+			i == 1 && (p[1].Kind != dispatch.KindNotOnBoard || p[1].DispatchID != 2) {
+			t.Errorf("volume %d: Check = %+v, %v; want the spawn-log listed twice, then %d other problem (dispatch 2 off the board)", i, p, err, i)
+		}
+		if fsys.Ops() != ops {
+			t.Errorf("volume %d: Check changed the volume", i)
+		}
+	}
+	boards := [2]*crashfs.FS{}
+	if boards[0], boards[1], err = crashfs.Doubled(estate.BoardPath("a"), []byte(`{"version":1,"items":[]}`), []byte(`{"version":1,"items":[{"dispatchId":1}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	for i, fsys := range boards {
+		writeFileOn(t, fsys, estate.SpawnLogPath("a"), older)
+		p, err := dispatch.Check(fsys, "a", dispatch.CheckOptions{InFlightGrace: -1})
+		var kinds []dispatch.Kind
+		for _, pr := range p {
+			kinds = append(kinds, pr.Kind)
+		}
+		if err != nil || len(p) < 1 || p[0].Kind != dispatch.KindListedTwice || p[0].Path != estate.BoardPath("a") || slices.Contains(kinds[1:], dispatch.KindListedTwice) {
+			t.Errorf("volume %d: Check = %+v, %v; want the board listed twice, first and once", i, p, err)
+		}
+	}
+}
+
+// A board that lists a dispatch the spawn-log has not given (its records
+// lost, or an older copy put back) is reported, as open refuses there;
+// one that lists only given ids is not.
+func TestCheckReportsABoardAheadOfItsSpawnLog(t *testing.T) {
+	e := estatetest.New(t, estatetest.Classes[0])
+	estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("a"), `{"version":1,"nextId":2,"records":[{"id":1,"title":"one"}]}`)
+	estatetest.WriteFile(t, e.Dir, estate.BoardPath("a"), `{"version":1,"items":[{"dispatchId":1},{"dispatchId":2}]}`)
+	p, err := dispatch.Check(e.FS, "a", dispatch.CheckOptions{})
+	if err != nil || len(p) != 1 || p[0].Kind != dispatch.KindBehindBoard || p[0].DispatchID != 2 || p[0].NextID != 2 || p[0].Path != estate.BoardPath("a") {
+		t.Fatalf("Check = %+v, %v; want the board ahead: dispatch 2, next id 2", p, err)
+	}
+	estatetest.WriteFile(t, e.Dir, estate.SpawnLogPath("a"), `{"version":1,"nextId":3,"records":[{"id":1,"title":"one"},{"id":2,"title":"two"}]}`)
+	if p, err := dispatch.Check(e.FS, "a", dispatch.CheckOptions{}); err != nil || len(p) != 0 {
+		t.Errorf("Check = %+v, %v; want no problem once the spawn-log has given dispatch 2", p, err)
+	}
+}
+
+// writeBoard makes agent's board hold data on fsys, its folder made.
+func writeBoard(t *testing.T, fsys vfs.FS, agent, data string) {
+	t.Helper()
+	if err := vfs.MkdirAll(fsys, estate.BoardDir(agent), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFileOn(t, fsys, estate.BoardPath(agent), []byte(data))
+}
+
+// writeFileOn makes name hold data on fsys.
+func writeFileOn(t *testing.T, fsys vfs.FS, name string, data []byte) {
+	t.Helper()
+	f, err := fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

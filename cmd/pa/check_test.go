@@ -201,3 +201,31 @@ func TestBoardCheckSaysWhichEvidenceDecided(t *testing.T) {
 		})
 	}
 }
+
+// A board ahead of its spawn-log (its records lost, or an older copy put
+// back), where open refuses, is a problem of board check too: exit 2, the
+// line naming both ids, the --json object with dispatchId and nextId and
+// no command.
+func TestBoardCheckSaysTheBoardIsAhead(t *testing.T) {
+	home := t.TempDir()
+	c := binClasses[0]
+	estatetest.WriteFile(t, home, "agents/demo/spawn-log.json", `{"version":1,"nextId":2,"records":[{"id":1}]}`)
+	estatetest.WriteFile(t, home, "agents/demo/board/board.json", `{"version":1,"items":[{"dispatchId":1},{"dispatchId":2}]}`)
+	r := c.run(t, home, "board", "check")
+	if r.code != 2 || !strings.Contains(r.stdout, "agents/demo/board/board.json lists dispatch 2, but the spawn-log's next id is 2: the spawn-log is behind its board") {
+		t.Errorf("exit %d, stdout %q; want exit 2 and the board ahead", r.code, r.stdout)
+	}
+	r = c.run(t, home, "board", "check", "--json")
+	var out struct {
+		Problems []struct {
+			Kind       string
+			DispatchID int
+			NextID     int
+			Command    string
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || len(out.Problems) != 1 ||
+		out.Problems[0].Kind != "behind-board" || out.Problems[0].DispatchID != 2 || out.Problems[0].NextID != 2 || out.Problems[0].Command != "" {
+		t.Errorf("--json: exit %d, stdout %q (%v); want one behind-board problem, dispatchId 2, nextId 2, no command", r.code, r.stdout, err)
+	}
+}

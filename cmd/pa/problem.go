@@ -93,6 +93,12 @@ func problemLineAs(home string, p dispatch.Problem, c clearing) string {
 			p.DispatchID, estate.Display(p.Agent, estate.SpawnLogPath(p.Agent)), estate.Display(p.Agent, p.Path), cmd)
 	case dispatch.KindCorrupt:
 		return fmt.Sprintf("%s does not parse: %s", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
+	case dispatch.KindListedTwice:
+		return fmt.Sprintf("%s is listed %s in its folder, a whole copy under each entry (a power cut inside an exFAT rename over it, say); pa reads one copy, and the next %s dispatch open %s removes the other entries, keeping the copy it reads",
+			estate.Display(p.Agent, p.Path), timesWord(p.Times), programFor(home), agentFlag(p.Agent))
+	case dispatch.KindBehindBoard:
+		return fmt.Sprintf("%s lists dispatch %d, but the spawn-log's next id is %d: the spawn-log is behind its board (its records were lost, or it is an older copy); %s dispatch open refuses until the spawn-log is put back from a copy, or the board is moved aside to start both afresh",
+			estate.Display(p.Agent, p.Path), p.DispatchID, p.NextID, programFor(home))
 	case dispatch.KindUnreadable:
 		if p.Lock.Mode != 0 {
 			return notALockLine(p, problemCommandAs(home, p, c), c)
@@ -100,6 +106,14 @@ func problemLineAs(home string, p dispatch.Problem, c clearing) string {
 		return fmt.Sprintf("%s cannot be read: %s; look at it and fix or move it by hand", estate.Display(p.Agent, p.Path), termsafe.Escape(p.Err))
 	}
 	return string(p.Kind)
+}
+
+// timesWord is how many times a folder lists a name: "twice", "3 times".
+func timesWord(n int) string {
+	if n == 2 {
+		return "twice"
+	}
+	return strconv.Itoa(n) + " times"
 }
 
 // formatWindow prints a stale window for a line: in whole seconds from a

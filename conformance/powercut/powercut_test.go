@@ -250,6 +250,9 @@ func openAndCheck(fsys vfs.FS, p *locktest.IdentityProcess, done []success, n in
 	rec, err := dispatch.Open(context.Background(), fsys, agent, "after the cut", options(p))
 	if errors.Is(err, board.ErrAhead) {
 		msg := lostForGood(fsys, done, n)
+		if msg == "" {
+			msg = checkSaysBehind(fsys)
+		}
 		return msg, msg == ""
 	}
 	if err != nil {
@@ -431,6 +434,22 @@ func lostForGood(fsys vfs.FS, done []success, n int) string {
 		}
 	}
 	return "the next open was refused (the board is ahead), but every reported dispatch is in some file of the state: it should have been restored"
+}
+
+// checkSaysBehind returns what is wrong with board check's report of a
+// state whose open was refused, the board ahead of the spawn-log: "" when
+// it reports the board ahead (behind-board).
+func checkSaysBehind(fsys vfs.FS) string {
+	problems, err := dispatch.Check(fsys, agent, dispatch.CheckOptions{InFlightGrace: time.Millisecond})
+	if err != nil {
+		return fmt.Sprintf("board check failed where the open was refused: %v", err)
+	}
+	for _, p := range problems {
+		if p.Kind == dispatch.KindBehindBoard {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the open was refused (the board is ahead of the spawn-log), but board check reports %+v", problems)
 }
 
 // deviceMapper says whether this machine could replay the run on real
