@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,8 +24,21 @@ func TestEveryMutationIsFoundOnce(t *testing.T) {
 		if m.old == m.new {
 			t.Errorf("%s: new is old", m.name)
 		}
-		if _, err := locate("../..", m); err != nil {
+		s, err := locate("../..", m)
+		if err != nil {
 			t.Errorf("%s: %v", m.name, err)
+			continue
+		}
+		// The mutated file must still parse: a mutation whose text became
+		// part of a longer statement would not apply (not a build check:
+		// types are the mutation run's).
+		orig, err := os.ReadFile(filepath.Join("../..", filepath.FromSlash(s.file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mutated := bytes.Replace(orig, []byte(m.old), []byte(m.new), 1)
+		if _, err := parser.ParseFile(token.NewFileSet(), s.file, mutated, 0); err != nil {
+			t.Errorf("%s: the mutated %s does not parse: %v", m.name, s.file, err)
 		}
 	}
 }
