@@ -24,6 +24,7 @@ import (
 	"github.com/pa-toolkit/pa/locking"
 	"github.com/pa-toolkit/pa/spawnlog"
 	"github.com/pa-toolkit/pa/vfs"
+	"github.com/pa-toolkit/pa/vfs/vfstest/crashfs"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
@@ -381,4 +382,59 @@ func TestRepairRefusesAnotherSpellingOfAnAgent(t *testing.T) {
 	if after := estatetest.Snapshot(t, dir); !maps.Equal(before, after) {
 		t.Errorf("the refused repair changed the estate: %q", after)
 	}
+}
+
+// A repair over a spawn-log its folder lists twice (a power cut inside an
+// exFAT rename over it) reads it only once the acquire has settled it, so
+// the dispatches it puts on the board are of the one copy left, for good:
+// an open whose rename then fails (its commit not made), and the open
+// after it, find a spawn-log the board is not ahead of, and go through.
+func TestRepairOverADoubledSpawnLogLeavesOpensWorking(t *testing.T) {
+	older := []byte(`{"version":1,"nextId":2,"records":[{"id":1,"title":"one"}]}`)
+	newer := []byte(`{"version":1,"nextId":3,"records":[{"id":1,"title":"one"},{"id":2,"title":"two"}]}`)
+	olderFirst, newerFirst, err := crashfs.Doubled(estate.SpawnLogPath("demo"), older, newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, fsys := range map[string]*crashfs.FS{"older first": olderFirst, "newer first": newerFirst} {
+		t.Run(name, func(t *testing.T) {
+			writeBoard(t, fsys, "demo", `{"version":1,"items":[{"dispatchId":1}]}`)
+			added, err := dispatch.Repair(context.Background(), fsys, "demo", repairOpts())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ff := faultfs.New(fsys)
+			ff.Fail(faultfs.Rule{Op: faultfs.OpRename, Match: "spawn-log.json", Err: syscall.EIO, Times: 1})
+			if _, err := dispatch.Open(context.Background(), ff, "demo", "three", opts()); !errors.Is(err, syscall.EIO) {
+				t.Fatalf("the open whose rename fails = %v, want its EIO", err)
+			}
+			rec, err := dispatch.Open(context.Background(), fsys, "demo", "four", opts())
+			if err != nil {
+				t.Fatalf("after a repair that added %v and an open that failed, the next open = %v; want it to go through", added, err)
+			}
+			if n := listedIn(t, fsys, estate.SpawnLogPath("demo")); n != 1 {
+				t.Errorf("the spawn-log is listed %d times, want once", n)
+			}
+			log, err := spawnlog.Read(fsys, "demo")
+			if err != nil || log.Records[len(log.Records)-1].ID != rec.ID {
+				t.Errorf("spawn-log %+v (%v); want dispatch %d last", log.Records, err, rec.ID)
+			}
+		})
+	}
+}
+
+// listedIn is how many times name's folder lists it.
+func listedIn(t *testing.T, fsys vfs.FS, name string) int {
+	t.Helper()
+	entries, err := fsys.ReadDir(path.Dir(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, de := range entries {
+		if de.Name() == path.Base(name) {
+			n++
+		}
+	}
+	return n
 }

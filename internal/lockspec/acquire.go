@@ -62,6 +62,10 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 		return nil, err
 	}
 	h.unpin = unpin
+	if err := h.settleGuarded(); err != nil {
+		_ = h.Release()
+		return nil, err
+	}
 	return h, nil
 }
 

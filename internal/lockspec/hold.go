@@ -39,9 +39,10 @@ type Hold struct {
 	// whose locks the acquisition broke: their temp files are a dead
 	// writer's whatever the pid means now (earlierboot.go).
 	earlierBoot []int
-	// doubled are the files this hold found listed more than once in
-	// their folder (a power cut inside an exFAT rename): a commit over one
-	// removes its extra entries first (doubled.go).
+	// doubled are the files this hold found maybe listed more than once
+	// in their folder (a power cut inside an exFAT rename, or a listing
+	// that failed): the hold settles them before it reads or writes them
+	// (doubled.go).
 	doubled []string
 }
 
@@ -105,10 +106,8 @@ func (h *Hold) Fence() error {
 // sync failed (the data is in the file: never commit it again). When a
 // part's write fails, nothing is committed and the temp file is removed.
 //
-// When the acquire's listing of the folder named the file more than once
-// (a power cut inside an exFAT rename over it), the extra entries are
-// removed after the fence, right before the rename (doubled.go); an error
-// of theirs commits nothing.
+// A file its folder listed twice at the acquire (a power cut inside an
+// exFAT rename over it) was settled then, before any read (doubled.go).
 func (h *Hold) Commit(data ...[]byte) error {
 	return h.writeFenced(h.n.target, data, true, nil)
 }
@@ -177,9 +176,13 @@ func (h *Hold) writeFenced(name string, parts [][]byte, steps bool, gate func() 
 		return err
 	}
 	step(StepCommitFenced)
-	if err := h.removeExtraEntries(name); err != nil {
+	removed, err := h.removeExtraEntries(name)
+	if err != nil {
 		drop()
 		return err
+	}
+	if removed > 0 {
+		h.tellDoubled(name, removed)
 	}
 	err = h.fsys.Rename(tmp, name)
 	closeKernel(k)

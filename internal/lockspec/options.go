@@ -173,9 +173,10 @@ func OnRestoreOf(o Options) func(name, from string) { return o.onRestore }
 
 // SetOnDoubled makes o tell f of each guarded file (or file written with
 // [Hold.WriteFenced]) that its folder listed more than once, after a
-// power cut inside an exFAT rename, and whose extra entries a commit
-// removed before its rename (doubled.go): name is the file, removed how
-// many entries went. It only observes.
+// power cut inside an exFAT rename, once the hold removed its extra
+// entries (doubled.go: the guarded file's at the acquire, before any
+// read; another file's right before its write's rename): name is the
+// file, removed how many entries went. It only observes.
 func SetOnDoubled(o *Options, f func(name string, removed int)) { o.onDoubled = f }
 
 // OnDoubledOf is the observer [SetOnDoubled] set in o, or nil.

@@ -21,14 +21,13 @@ import (
 // folder are left alone. A directory beside the lock (a staging directory
 // of the directory publish, or a directory lock moved aside) is swept
 // only when its name records this host and a dead pid (removeDirLeftover).
-// It reports whether the listing named the guarded file more than once (a
-// doubled name: doubled.go).
+// It reports whether its listing leaves the guarded file maybe listed twice
+// (a doubled name, or a listing that failed: doubled.go).
 func (e *env) sweep(fsys vfs.FS, n names) (doubled bool) {
 	all, err := fsys.ReadDir(n.dir)
-	if err != nil {
-		return false
+	if doubled = maybeDoubled(all, err, path.Base(n.target)); err != nil {
+		return doubled
 	}
-	doubled = listedTwice(all, path.Base(n.target))
 	entries := vfs.FilterPrefix(all, n.swept)
 	missing := 0 // keptForRestore's cache
 	for _, de := range entries {

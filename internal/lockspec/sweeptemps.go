@@ -16,7 +16,7 @@ import (
 // writer killed or cut off by a power cut between its create and its
 // rename would leave it there for good (conformance/powercut). Like the
 // sweep, it never fails the write and reports no step. Its listing also
-// tells the hold whether target is listed twice (doubled.go).
+// tells the hold whether target is maybe listed twice (doubled.go).
 func (h *Hold) sweepTemps(target string) {
 	e, fsys := h.e, h.fsys
 	t := newNames(target, HostHash(e.host.Hostname()), e.host.PID())
@@ -24,11 +24,11 @@ func (h *Hold) sweepTemps(target string) {
 	// the kernel lock of to target.lock.broken-<host>-<pid>-<attempt>
 	// before it removes it, and no other sweep lists that folder.
 	all, err := fsys.ReadDir(t.dir)
+	if maybeDoubled(all, err, path.Base(target)) {
+		h.noteDoubled(target) // the write removes its extra entries (doubled.go)
+	}
 	if err != nil {
 		return
-	}
-	if listedTwice(all, path.Base(target)) {
-		h.noteDoubled(target) // the write removes its extra entries (doubled.go)
 	}
 	entries := vfs.FilterPrefix(all, []string{t.tempP, t.brokenP})
 	for _, de := range entries {
