@@ -35,11 +35,12 @@ const (
 	// spawn-log and the board).
 	KindUnreadable Kind = "unreadable"
 	// KindListedTwice: the spawn-log or the board is listed more than once
-	// in its folder, a whole copy under each entry: a power cut inside an
-	// exFAT rename over it. A lookup finds one copy; the next commit of
-	// the file (the next `pa dispatch open` commits both) removes the
-	// extra entries and keeps the copy it read (docs/spawn-log-lock.md, "A
-	// power cut").
+	// in its folder, a copy under each entry: a power cut inside an exFAT
+	// rename over it. A lookup finds one copy; the next hold of the
+	// spawn-log lock removes the spawn-log's extra entries before it reads
+	// it, the next board write the board's before its rename (the next
+	// `pa dispatch open` does both), keeping one copy
+	// (docs/spawn-log-lock.md, "A power cut").
 	KindListedTwice Kind = "listed-twice"
 	// KindBehindBoard: the board lists a dispatch id the spawn-log has not
 	// given yet (its next id is that id or below): the spawn-log's records

@@ -160,16 +160,15 @@ func (e *lockEvents) undoubled(name string, removed int) {
 
 // undoubledLine words the removal of a doubled name's extra entries:
 // `agents/demo/spawn-log.json was listed twice in its folder (a power cut
-// inside an exFAT rename over it, say): its extra entry was removed, and
-// this write replaced the entry left, from the copy it read; nothing that
-// was reported is lost`.
+// inside an exFAT rename over it, say): its extra entry was removed, so
+// that one copy is left; nothing that was reported is lost`.
 func undoubledLine(name string, removed int) string {
 	times, extra := "twice", "its extra entry was"
 	if removed > 1 {
 		times, extra = strconv.Itoa(removed+1)+" times", strconv.Itoa(removed)+" extra entries were"
 	}
 	return termsafe.Escape(name) + " was listed " + times + " in its folder (a power cut inside an exFAT rename over it, say): " +
-		extra + " removed, and this write replaced the entry left, from the copy it read; nothing that was reported is lost"
+		extra + " removed, so that one copy is left; nothing that was reported is lost"
 }
 
 // end is called when open returns: no line is printed after it.

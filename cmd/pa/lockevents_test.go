@@ -280,8 +280,8 @@ func TestOpenSaysItRemovedADoubledName(t *testing.T) {
 	told("agents/demo/board/board.json", 2)
 	e.end()
 	told(demoLog, 1)
-	want := "pa: " + demoLog + " was listed twice in its folder (a power cut inside an exFAT rename over it, say): its extra entry was removed, and this write replaced the entry left, from the copy it read; nothing that was reported is lost\n" +
-		"pa: agents/demo/board/board.json was listed 3 times in its folder (a power cut inside an exFAT rename over it, say): 2 extra entries were removed, and this write replaced the entry left, from the copy it read; nothing that was reported is lost\n"
+	want := "pa: " + demoLog + " was listed twice in its folder (a power cut inside an exFAT rename over it, say): its extra entry was removed, so that one copy is left; nothing that was reported is lost\n" +
+		"pa: agents/demo/board/board.json was listed 3 times in its folder (a power cut inside an exFAT rename over it, say): 2 extra entries were removed, so that one copy is left; nothing that was reported is lost\n"
 	if out.String() != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", out.String(), want)
 	}
