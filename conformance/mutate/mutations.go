@@ -462,7 +462,7 @@ var mutations = []mutation{
 		`if err := error(nil); err != nil {`},
 	{"settle a doubled guarded file without syncing its folder", "Hold.settleGuarded",
 		`if err := vfs.SyncDir(h.fsys, h.n.dir); err != nil {`,
-		`if err := error(nil); err != nil {`},
+		`_ = vfs.SyncDir; if err := error(nil); err != nil {`},
 	{"write over a doubled name without removing its extra entries", "Hold.writeFenced",
 		`removed, err := h.removeExtraEntries(name)`,
 		`removed, err := 0, error(nil)`},
