@@ -18,13 +18,7 @@ func listedTwice(fsys vfs.FS, agent string) []Problem {
 		if err != nil {
 			continue
 		}
-		times := 0
-		for _, de := range entries {
-			if de.Name() == path.Base(name) {
-				times++
-			}
-		}
-		if times > 1 {
+		if times := vfs.CountNamed(entries, path.Base(name)); times > 1 {
 			problems = append(problems, Problem{Kind: KindListedTwice, Agent: agent, Path: name, Times: times})
 		}
 	}

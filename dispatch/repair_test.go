@@ -430,11 +430,5 @@ func listedIn(t *testing.T, fsys vfs.FS, name string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for _, de := range entries {
-		if de.Name() == path.Base(name) {
-			n++
-		}
-	}
-	return n
+	return vfs.CountNamed(entries, path.Base(name))
 }

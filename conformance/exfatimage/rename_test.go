@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pa-toolkit/pa/vfs"
 )
 
 // TestRenameEntryDoublesAName renames a file to the name of another in the
@@ -165,11 +167,5 @@ func listed(t *testing.T, dir, name string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for _, e := range entries {
-		if e.Name() == name {
-			n++
-		}
-	}
-	return n
+	return vfs.CountNamed(entries, name)
 }

@@ -66,18 +66,7 @@ const maxDoubledRemovals = 4
 // it failed) leaves base possibly listed twice: listed more than once, or
 // not known.
 func maybeDoubled(entries []fs.DirEntry, err error, base string) bool {
-	return err != nil || countListed(entries, base) > 1
-}
-
-// countListed returns how many of entries are named base.
-func countListed(entries []fs.DirEntry, base string) int {
-	n := 0
-	for _, de := range entries {
-		if de.Name() == base {
-			n++
-		}
-	}
-	return n
+	return err != nil || vfs.CountNamed(entries, base) > 1
 }
 
 // noteDoubled records that the folder of name may list it twice: the hold
@@ -133,7 +122,7 @@ func (h *Hold) removeExtraEntries(name string) (int, error) {
 		if err != nil {
 			return removed, fmt.Errorf("locking: %s: its folder cannot be listed, so whether it lists the file twice (after a power cut on exFAT) is not known: %w", name, err)
 		}
-		n := countListed(entries, base)
+		n := vfs.CountNamed(entries, base)
 		if n <= 1 {
 			break
 		}

@@ -63,13 +63,7 @@ func listed(t *testing.T, fsys vfs.FS, name string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for _, de := range entries {
-		if de.Name() == path.Base(name) {
-			n++
-		}
-	}
-	return n
+	return vfs.CountNamed(entries, path.Base(name))
 }
 
 // wantOneCopy fails unless name's folder lists it once, lookups find want

@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/pa-toolkit/pa/vfs"
 )
 
 // Doubled returns the two next boots of an exFAT volume on which the file
@@ -56,13 +58,7 @@ func Doubled(name string, older, newer []byte) (olderFirst, newerFirst *FS, err 
 		if err != nil {
 			return nil, nil, err
 		}
-		n := 0
-		for _, de := range entries {
-			if de.Name() == base {
-				n++
-			}
-		}
-		if n != 2 {
+		if vfs.CountNamed(entries, base) != 2 {
 			continue
 		}
 		f, err := v.OpenFile(name, os.O_RDONLY, 0)
