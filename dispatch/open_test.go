@@ -24,6 +24,7 @@ import (
 	"github.com/pa-toolkit/pa/vfs"
 	"github.com/pa-toolkit/pa/vfs/osfs"
 	"github.com/pa-toolkit/pa/vfs/vfstest"
+	"github.com/pa-toolkit/pa/vfs/vfstest/crashfs"
 	"github.com/pa-toolkit/pa/vfs/vfstest/faultfs"
 )
 
@@ -371,4 +372,28 @@ func (o *otherWriterFirst) Mkdir(name string, perm fs.FileMode) error {
 		}
 	}
 	return o.FS.Mkdir(name, perm)
+}
+
+// On a spawn-log its folder lists twice, a lookup finding the newer copy,
+// pa dispatch list shows dispatch 2; the next open keeps that copy (the one
+// a lookup finds) and gives id 3, never 2 again.
+func TestOpenNeverGivesAgainAnIDAReaderWasShown(t *testing.T) {
+	older := []byte(`{"version":1,"nextId":2,"records":[{"id":1,"title":"one"}]}`)
+	newer := []byte(`{"version":1,"nextId":3,"records":[{"id":1,"title":"one"},{"id":2,"title":"two"}]}`)
+	_, newerFirst, err := crashfs.Doubled(estate.SpawnLogPath("demo"), older, newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeBoard(t, newerFirst, "demo", `{"version":1,"items":[{"dispatchId":1}]}`)
+	if log, err := spawnlog.Read(newerFirst, "demo"); err != nil || len(log.Records) != 2 {
+		t.Fatalf("the list shows %+v (%v); want dispatches 1 and 2", log.Records, err)
+	}
+	rec, err := dispatch.Open(context.Background(), newerFirst, "demo", "three", opts())
+	if err != nil || rec.ID != 3 {
+		t.Fatalf("the open = %+v, %v; want id 3: id 2 was shown by the list", rec, err)
+	}
+	log, err := spawnlog.Read(newerFirst, "demo")
+	if err != nil || len(log.Records) != 3 || log.Records[1].Title != "two" {
+		t.Errorf("the spawn-log holds %+v (%v); want one, two, three", log.Records, err)
+	}
 }

@@ -38,8 +38,9 @@
 // A power cut loses no commit that returned: its temp file is synced
 // before the rename and its folder after. On exFAT a cut inside the
 // rename can leave the folder listing the file's name twice, a copy under
-// each entry; the next hold removes the extra entries (and syncs the
-// folder) before it reads the file, so that no stale copy is left to hide
-// its commit, and [Hold.WriteFenced] does the same for its file before its
-// rename (docs/spawn-log-lock.md, "A power cut").
+// each entry; the next hold, before it reads the file, commits the copy a
+// lookup finds over it and removes the other entries, so that no stale
+// copy is left to hide a later commit, and [Hold.WriteFenced] removes its
+// file's extra entries before its rename (docs/spawn-log-lock.md, "A power
+// cut").
 package locking

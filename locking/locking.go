@@ -48,11 +48,20 @@ type UpdateFunc = lockspec.UpdateFunc
 // opts.PollInterval (about 10 ms), or after a back-off up to it where it
 // cannot. The caller must call [Hold.Release].
 //
+// Once the lock is held, a file name that its folder listed twice (a power
+// cut inside an exFAT rename over it) is settled before Acquire returns:
+// the copy a lookup finds is committed over the name, its other entries
+// removed, the folder synced (docs/spawn-log-lock.md, "A power cut").
+//
 // Errors: a *TimeoutError (matching ErrTimeout) carrying the holder as
 // last read when the timeout runs out (data: what clears the lock is the
 // caller's to say); ctx.Err() when ctx ends first; a *fs.PathError
 // matching fs.ErrInvalid when name is not a valid path; the FS's error (a
-// *fs.PathError or *os.LinkError) when a file operation fails.
+// *fs.PathError or *os.LinkError) when a file operation fails; from the
+// settle of a name listed twice, an error matching ErrLockLost (the lock
+// was lost while it settled: nothing removed; [Update] takes a fresh
+// hold) or one saying the folder cannot be listed or the name stays
+// listed twice (nothing is then held).
 func Acquire(ctx context.Context, fsys vfs.FS, name string, opts Options) (*Hold, error) {
 	return lockspec.Acquire(ctx, fsys, name, opts)
 }

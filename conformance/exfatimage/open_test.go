@@ -27,10 +27,10 @@ func TestOpenOverADoubledSpawnLog(t *testing.T) {
 		first, second string // the two copies, in directory order
 		read          []string
 	}{
-		// The acquire removes the entry a lookup finds (the first), and
-		// the open reads the copy left.
-		{"older first", older, newer, []string{"older", "newer"}},
-		{"newer first", newer, older, []string{"older"}},
+		// The acquire keeps the copy a lookup finds (the first: the one
+		// pa dispatch list shows) and the open reads it.
+		{"older first", older, newer, []string{"older"}},
+		{"newer first", newer, older, []string{"older", "newer"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			image := imageWith(t, dir, fileEntry{"spawn-log.json", tc.first}, fileEntry{"spawn-log.jso~", tc.second})

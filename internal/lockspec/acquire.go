@@ -30,7 +30,8 @@ var errHeld = errors.New("lock held")
 var errNoLinks = errors.New("no hard links")
 
 // Acquire is locking.Acquire: the spec's Acquire (The steps; rows R01,
-// R02, R04-R07, R13).
+// R02, R04-R07, R13), then the settle of a guarded file listed twice
+// (doubled.go).
 func Acquire(ctx context.Context, fsys vfs.FS, name string, opts Options) (*Hold, error) {
 	e := opts.env().forFS(fsys)
 	return e.acquire(ctx, fsys, name, time.Now().Add(e.timeout))
@@ -71,15 +72,13 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 
 // acquirePinned runs the steps of Acquire with the lock's folder pinned.
 func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, deadline time.Time) (*Hold, error) {
-	doubled := e.sweep(fsys, n) // step 1
+	listed, lerr := e.sweep(fsys, n) // step 1
 	token, err := randomHex(e.rand, 12)
 	if err != nil {
 		return nil, err
 	}
 	h := &Hold{fsys: fsys, e: e, n: n, token: token, deadline: deadline}
-	if doubled {
-		h.noteDoubled(n.target)
-	}
+	h.noteListing(n.target, listed, lerr)
 	w := wake.New(fsys, n.lock, e.poll)
 	defer w.End()
 	missed := false // the last read found no lock although publish found one

@@ -2,7 +2,6 @@ package lockspec
 
 import (
 	"fmt"
-	"io/fs"
 	"path"
 	"slices"
 
@@ -15,45 +14,54 @@ import (
 // removal and the replaced entry's removal, with no barrier, so a cut that
 // landed the first and not the last leaves two entries of the name on the
 // disk, each with a copy of the file. The next boot lists both; a lookup
-// finds one (the first in directory order after a remount, else the one
-// the driver's hint reaches first), and once that one is removed or
-// replaced, a lookup finds the other. A commit over the name while it is
-// doubled replaces one entry and leaves the other, which then hides the
-// commit (after a remount, or whenever the dentry cache forgets it), with
-// every record the commit reported (conformance/powercut, exFAT).
+// finds one (the first in directory order after a remount; the kernel
+// keeps what it found in its dentry cache), and once that entry is
+// replaced, or removed and the folder changed since, a lookup finds the
+// other. A commit over the name while it is doubled replaces one entry and
+// leaves the other, which then hides the commit (after a remount, or
+// whenever the dentry cache forgets it), with every record the commit
+// reported (conformance/powercut, exFAT).
 //
 // Every copy holds every change reported: the cut was inside a rename
 // whose folder sync had not returned, so no writer of the name reported
-// anything since that folder's last sync, and each copy is the file as of
-// that sync or later. That stays true only while nothing is reported from
-// one copy that the other lacks: a hold that read one copy and reported
-// from it (a board repair puts on the board the dispatches it read) must
-// never see the other copy come back. So:
+// anything since that folder's last sync. What readers were shown is the
+// copy lookups find (`pa dispatch list` reads without the lock); that
+// copy is the one kept, so that no dispatch id a reader saw is given
+// again. A hold settles a doubled name before anything of it reads the
+// name, and the settle is a commit of that copy:
 //
-//   - the guarded file is settled at the acquire, before anything of the
-//     hold reads it: behind the fence, its entries are removed one at a
-//     time until its folder lists it once, and the folder is synced
-//     (settleGuarded); every read of the hold then finds the one copy
-//     left, on the disk too;
-//   - another file written under the hold ([Hold.WriteFenced]: the board)
-//     has its extra entries removed after the write's fence, right before
-//     its rename (removeExtraEntries), which then replaces the last entry;
-//     the rename's folder sync makes both durable. What a caller reads of
-//     such a file before is a copy it writes over, never a record it
-//     reports.
+//   - the guarded file (the spawn-log), right after the acquire
+//     (settleGuarded): the copy lookups find is read and committed over
+//     the name as any commit is (temp file, sync, fence); between the
+//     fence and the rename, the name's entries are removed one at a time
+//     until the folder lists it once (removeExtraEntries), and the rename
+//     then replaces the last one; the folder sync makes it durable. Every
+//     read of the hold finds that one copy. A commit (rather than only the
+//     removal) because a lookup right after an unlink may not find the
+//     entry left: Linux's exFAT keeps the unlinked name's negative dentry
+//     valid until the folder changes, for every lookup but a create's and
+//     a rename target's; the rename's target lookup always looks again;
+//   - another file written under the hold ([Hold.WriteFenced]: the
+//     board) has its extra entries removed the same way between that
+//     write's fence and its rename; what a caller read of it before is a
+//     copy it writes over, never a record it reports.
 //
 // It costs nothing when no name is doubled: the hold learns of one from a
 // listing of the folder it makes anyway (the acquire's sweep for the
 // guarded file, sweepTemps for another file). A name listed once then is
 // never listed twice later in the same boot: only a power cut makes one. A
-// listing that fails tells nothing, so the name is taken as maybe doubled:
-// the hold lists the folder again before it reads or writes the name, and
-// fails if it cannot.
+// listing that fails tells nothing; on a volume that refused link() (the
+// class exFAT is in: the only volumes whose folders can list a name twice
+// have no hard links) the hold then lists again before it reads or writes
+// the name, and fails if it cannot; where link() works, a name is never
+// doubled and a folder that cannot be listed is no error.
 //
-// A writer that does not do this (locking/kernel's Update) can still leave
-// a commit behind a stale copy; so can a hold killed between its removals
-// and its folder sync, if a cut follows before any later sync of that
-// folder.
+// Not covered: a writer that does not do this (locking/kernel's Update);
+// a hold killed between its removals and its rename, its temp file then
+// swept, which leaves the other copy (it too holds every reported record,
+// but not always what readers were shown); two holders at once (a forced
+// unlock of a live one) each removing an entry, and one killed before its
+// rename.
 
 // maxDoubledRemovals bounds the removals of one doubled name: a folder
 // that still lists the name twice after them fails the hold's read or
@@ -62,57 +70,80 @@ import (
 // three.
 const maxDoubledRemovals = 4
 
-// maybeDoubled reports whether a listing of a folder (entries, or err when
-// it failed) leaves base possibly listed twice: listed more than once, or
-// not known.
-func maybeDoubled(entries []fs.DirEntry, err error, base string) bool {
-	return err != nil || vfs.CountNamed(entries, base) > 1
-}
-
-// noteDoubled records that the folder of name may list it twice: the hold
-// lists it again and removes the extra entries before it reads
-// (settleGuarded) or writes it (removeExtraEntries).
-func (h *Hold) noteDoubled(name string) {
-	if !slices.Contains(h.doubled, name) {
-		h.doubled = append(h.doubled, name)
+// noteListing records what a listing of name's folder said of name: how
+// many times it listed it, or err when the listing failed (not known).
+func (h *Hold) noteListing(name string, listed int, err error) {
+	switch {
+	case err != nil:
+		h.unlisted = appendOnce(h.unlisted, name)
+	case listed > 1:
+		h.doubled = appendOnce(h.doubled, name)
 	}
 }
 
-// settleGuarded settles the guarded file right after the acquire, when its
-// sweep found it maybe doubled: behind the fence, the extra entries go
-// (removeExtraEntries) and, when any went, the folder is synced, so that
-// the copy every read of this hold finds is the only one, on the disk too.
-// The observer of [SetOnDoubled] is told once they went. Errors: the
-// fence's (ErrLockLost: nothing removed), removeExtraEntries', and the
-// folder sync's.
+func appendOnce(names []string, name string) []string {
+	if slices.Contains(names, name) {
+		return names
+	}
+	return append(names, name)
+}
+
+// mayBeDoubled reports whether name must be listed again before this hold
+// reads or writes it: its folder listed it twice, or could not be listed
+// on a volume that refused link() (a class whose folders can list a name
+// twice).
+func (h *Hold) mayBeDoubled(name string) bool {
+	return slices.Contains(h.doubled, name) || h.cls != classLinks && slices.Contains(h.unlisted, name)
+}
+
+// forgetDoubled records that name's folder lists it once.
+func (h *Hold) forgetDoubled(name string) {
+	drop := func(s string) bool { return s == name }
+	h.doubled = slices.DeleteFunc(h.doubled, drop)
+	h.unlisted = slices.DeleteFunc(h.unlisted, drop)
+}
+
+// settleGuarded settles the guarded file right after the acquire, when it
+// may be doubled: once its folder is seen to list it twice, the copy a
+// lookup finds is committed over it (writeFenced, whose removal of the
+// extra entries comes between its fence and its rename), so that every
+// read of this hold, and every later one, finds that copy and no other, on
+// the disk too. The observer of [SetOnDoubled] is told how many entries
+// went. Errors: the folder cannot be listed, the copy cannot be read, and
+// the commit's (ErrLockLost when its fence refused: nothing removed).
 func (h *Hold) settleGuarded() error {
-	if !slices.Contains(h.doubled, h.n.target) {
+	name := h.n.target
+	if !h.mayBeDoubled(name) {
+		h.forgetDoubled(name)
 		return nil
 	}
-	if err := h.Fence(); err != nil {
-		return err
-	}
-	removed, err := h.removeExtraEntries(h.n.target)
+	entries, err := h.fsys.ReadDir(h.n.dir)
 	if err != nil {
-		return err
+		return cannotList(name, err)
 	}
-	if removed > 0 {
-		if err := vfs.SyncDir(h.fsys, h.n.dir); err != nil {
-			return fmt.Errorf("locking: %s: the folder sync after removing its extra entries: %w", h.n.target, err)
-		}
-		h.tellDoubled(h.n.target, removed)
+	if n := vfs.CountNamed(entries, path.Base(name)); n <= 1 {
+		h.forgetDoubled(name)
+		return nil
+	}
+	h.doubled = appendOnce(h.doubled, name)
+	kept, _, err := vfs.ReadFile(h.fsys, name, 0)
+	if err != nil {
+		return fmt.Errorf("locking: %s is listed twice in its folder, and the copy a lookup finds cannot be read: %w", name, err)
+	}
+	if err := h.writeFenced(name, [][]byte{kept}, false, nil); err != nil {
+		return fmt.Errorf("locking: %s is listed twice in its folder, and committing the copy a lookup finds failed: %w", name, err)
 	}
 	return nil
 }
 
 // removeExtraEntries removes entries of name, one at a time, until its
-// folder lists it once (or not at all), when this hold found it maybe
-// doubled; else it does nothing. It returns how many went. Call it behind
-// the fence. An error (the folder cannot be listed, a removal fails, or
-// the name is still listed twice after maxDoubledRemovals) means name must
-// be neither read nor written in this hold.
+// folder lists it once (or not at all), when it may be doubled
+// (mayBeDoubled); else it does nothing. It returns how many went. Call it
+// behind the fence, right before a rename over name. An error (the folder
+// cannot be listed, a removal fails, or the name is still listed twice
+// after maxDoubledRemovals) means name must not be written.
 func (h *Hold) removeExtraEntries(name string) (int, error) {
-	if !slices.Contains(h.doubled, name) {
+	if !h.mayBeDoubled(name) {
 		return 0, nil
 	}
 	dir, base := path.Dir(name), path.Base(name)
@@ -120,7 +151,7 @@ func (h *Hold) removeExtraEntries(name string) (int, error) {
 	for {
 		entries, err := h.fsys.ReadDir(dir)
 		if err != nil {
-			return removed, fmt.Errorf("locking: %s: its folder cannot be listed, so whether it lists the file twice (after a power cut on exFAT) is not known: %w", name, err)
+			return removed, cannotList(name, err)
 		}
 		n := vfs.CountNamed(entries, base)
 		if n <= 1 {
@@ -134,8 +165,14 @@ func (h *Hold) removeExtraEntries(name string) (int, error) {
 		}
 		removed++
 	}
-	h.doubled = slices.DeleteFunc(h.doubled, func(s string) bool { return s == name })
+	h.forgetDoubled(name)
 	return removed, nil
+}
+
+// cannotList is the error of a hold that must list name's folder (the
+// name may be doubled) and cannot.
+func cannotList(name string, err error) error {
+	return fmt.Errorf("locking: %s: its folder cannot be listed, so whether it lists the file twice (after a power cut on exFAT) is not known: %w", name, err)
 }
 
 // tellDoubled tells the observer of [SetOnDoubled] that removed extra

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"slices"
@@ -87,19 +88,16 @@ func wantOneCopy(t *testing.T, fsys *crashfs.FS, name string, want []byte) {
 	}
 }
 
-// An update of a name its folder lists twice settles it at the acquire
-// (the entry lookups find goes) and reads the copy left: its commit is
-// then the one copy, on the disk too, and the observer is told. Without
-// the removal the rename replaces one entry and a lookup finds the other
-// copy, which holds none of the commit.
+// An update of a name its folder lists twice settles it at the acquire,
+// keeping the copy a lookup finds (the one readers were shown), and reads
+// that copy: its commit is then the one copy, on the disk too, and the
+// observer is told. Without the settle the commit's rename replaces one
+// entry and a lookup finds the other copy, which holds none of the commit.
 func TestUpdateOverADoubledNameLeavesOneCopy(t *testing.T) {
 	copies := map[string][]byte{"older": olderCopy, "newer": newerCopy}
 	for found, fsys := range doubledVolumes(t, target) {
 		t.Run("lookups find the "+found+" copy", func(t *testing.T) {
-			left := copies["older"]
-			if found == "older" {
-				left = copies["newer"]
-			}
+			kept := copies[found]
 			m := locktest.NewMachine("host")
 			opts := fast(m.Spawn())
 			var told []string
@@ -109,7 +107,7 @@ func TestUpdateOverADoubledNameLeavesOneCopy(t *testing.T) {
 			if err := lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), opts); err != nil {
 				t.Fatal(err)
 			}
-			want, _ := appendRecord("mine")(left, true)
+			want, _ := appendRecord("mine")(kept, true)
 			wantOneCopy(t, fsys, target, want)
 			if !slices.Equal(told, []string{target, "x"}) {
 				t.Errorf("the observer was told %q, want %s with one entry removed", told, target)
@@ -233,10 +231,11 @@ func TestACommitOverANameListedOnceListsTheFolderOnce(t *testing.T) {
 }
 
 // The acquire settles a doubled guarded file before anything of the hold
-// reads it, behind the fence, and syncs the folder: once Acquire returns,
-// the folder lists the file once, on the disk too (every state of a cut
-// right after), so a read of this hold (a board repair reporting the
-// dispatches it read) can never see the other copy come back.
+// reads it, keeping the copy a lookup finds: once Acquire returns, the
+// folder lists the file once, holding that copy, on the disk too (every
+// state of a cut right after), so a read of this hold (a board repair
+// reporting the dispatches it read) can never see the other copy come
+// back.
 func TestAcquireSettlesADoubledNameBeforeAnyRead(t *testing.T) {
 	for found, fsys := range doubledVolumes(t, target) {
 		t.Run("lookups find the "+found+" copy", func(t *testing.T) {
@@ -253,11 +252,7 @@ func TestAcquireSettlesADoubledNameBeforeAnyRead(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer h.Release()
-			left, _, err := vfs.ReadFile(fsys, target, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantOneCopy(t, fsys, target, left)
+			wantOneCopy(t, fsys, target, map[string][]byte{"older": olderCopy, "newer": newerCopy}[found])
 			if told != 1 {
 				t.Errorf("the observer was told of %d removed entries, want 1", told)
 			}
@@ -266,7 +261,8 @@ func TestAcquireSettlesADoubledNameBeforeAnyRead(t *testing.T) {
 }
 
 // A settle whose fence refuses (the lock taken from under the new hold)
-// removes nothing: Acquire fails with ErrLockLost, both entries stay.
+// removes nothing: Acquire fails with ErrLockLost, both entries stay, no
+// temp file is left.
 func TestASettleWhoseFenceRefusesRemovesNothing(t *testing.T) {
 	for found, fsys := range doubledVolumes(t, target) {
 		t.Run("lookups find the "+found+" copy", func(t *testing.T) {
@@ -285,6 +281,9 @@ func TestASettleWhoseFenceRefusesRemovesNothing(t *testing.T) {
 			}
 			if n := listed(t, fsys, target); n != 2 {
 				t.Errorf("%s is listed %d times, want 2: a hold whose lock was lost removed an entry", target, n)
+			}
+			if entries, _ := fsys.ReadDir("d"); len(entries) != 3 {
+				t.Errorf("the folder holds %d names, want the two entries and the lock moved away", len(entries))
 			}
 		})
 	}
@@ -403,5 +402,218 @@ func TestNoRemovalIsNotTold(t *testing.T) {
 	}
 	if n := listed(t, volume, target); n != 1 {
 		t.Errorf("%s listed %d times, want once", target, n)
+	}
+}
+
+// An Update whose hold loses its lock at the settle's fence takes a fresh
+// hold, as after a lost commit, and goes through.
+func TestUpdateRetriesALockLostAtTheSettle(t *testing.T) {
+	for found, fsys := range doubledVolumes(t, target) {
+		t.Run("lookups find the "+found+" copy", func(t *testing.T) {
+			m := locktest.NewMachine("host")
+			opts := fast(m.Spawn())
+			taken := false
+			lockspec.SetOnStep(&opts, func(s lockspec.Step) {
+				if s == lockspec.StepAcquirePublished && !taken {
+					taken = true
+					if err := fsys.Rename(lockP, "d/taken"); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+			if err := lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), opts); err != nil {
+				t.Fatalf("Update = %v; want a fresh hold after the lock lost at the settle, and success", err)
+			}
+			if n := listed(t, fsys, target); !taken || n != 1 {
+				t.Errorf("taken %v, listed %d times; want the lock taken once and the name listed once", taken, n)
+			}
+		})
+	}
+}
+
+// A board write whose fence refuses removes none of the board's entries.
+func TestAWriteFencedWhoseFenceRefusesRemovesNothing(t *testing.T) {
+	const board = "d/b/board.json"
+	for found, fsys := range doubledVolumes(t, board) {
+		t.Run("lookups find the "+found+" copy", func(t *testing.T) {
+			m := locktest.NewMachine("host")
+			h, err := lockspec.Acquire(context.Background(), fsys, target, fast(m.Spawn()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Release()
+			if err := fsys.Rename(lockP, "d/taken"); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.WriteFenced(board, []byte(`["mine"]`)); !errors.Is(err, lockspec.ErrLockLost) {
+				t.Fatalf("WriteFenced = %v, want ErrLockLost", err)
+			}
+			if n := listed(t, fsys, board); n != 2 {
+				t.Errorf("%s is listed %d times, want 2: a write whose fence refused removed an entry", board, n)
+			}
+		})
+	}
+}
+
+// Where link() works, no folder lists a name twice: a folder that cannot
+// be listed (no read permission: the lock needs only write and search)
+// costs the sweep, and is no error of the hold.
+func TestAFolderThatCannotBeListedIsNoErrorWithHardLinks(t *testing.T) {
+	volume := crashfs.New(crashfs.Options{})
+	if err := volume.Mkdir("d", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fsys := faultfs.New(volume)
+	fsys.Fail(faultfs.Rule{Op: faultfs.OpReadDir, Match: "d", Err: syscall.EACCES})
+	m := locktest.NewMachine("host")
+	if err := lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), fast(m.Spawn())); err != nil {
+		t.Errorf("Update = %v; want success: a folder that cannot be listed cannot be doubled where link() works", err)
+	}
+}
+
+// kernelDentries models what Linux's exFAT driver's dentry cache does
+// after an unlink (fs/exfat/namei.c: exfat_unlink sets the now negative
+// dentry's version to the folder's, and exfat_d_revalidate keeps it valid
+// for every lookup but a create's and a rename target's until the folder
+// changes): once one entry of a doubled name is removed, opening or
+// stat-ing the name finds nothing, though the folder lists the other,
+// until something is made, removed or renamed in that folder. crashfs and
+// exfat-fuse do not cache a lookup that found nothing.
+type kernelDentries struct {
+	*crashfs.FS
+	negative map[string]bool // names whose negative dentry is valid
+}
+
+func (k *kernelDentries) changed(dir string) {
+	for name := range k.negative {
+		if path.Dir(name) == dir {
+			delete(k.negative, name)
+		}
+	}
+}
+
+func (k *kernelDentries) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	if flag&os.O_CREATE == 0 && k.negative[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.ENOENT}
+	}
+	f, err := k.FS.OpenFile(name, flag, perm)
+	if err == nil && flag&os.O_CREATE != 0 {
+		k.changed(path.Dir(name))
+	}
+	return f, err
+}
+
+func (k *kernelDentries) Stat(name string) (fs.FileInfo, error) {
+	if k.negative[name] {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: syscall.ENOENT}
+	}
+	return k.FS.Stat(name)
+}
+
+func (k *kernelDentries) Lstat(name string) (fs.FileInfo, error) {
+	if k.negative[name] {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: syscall.ENOENT}
+	}
+	return k.FS.Lstat(name)
+}
+
+func (k *kernelDentries) Mkdir(name string, perm fs.FileMode) error {
+	err := k.FS.Mkdir(name, perm)
+	if err == nil {
+		k.changed(path.Dir(name))
+	}
+	return err
+}
+
+func (k *kernelDentries) Rename(oldname, newname string) error {
+	if k.negative[oldname] {
+		return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: syscall.ENOENT}
+	}
+	err := k.FS.Rename(oldname, newname)
+	if err == nil {
+		k.changed(path.Dir(oldname))
+		k.changed(path.Dir(newname))
+	}
+	return err
+}
+
+func (k *kernelDentries) RenameNoReplace(oldname, newname string) error {
+	err := k.FS.RenameNoReplace(oldname, newname)
+	if err == nil {
+		k.changed(path.Dir(oldname))
+		k.changed(path.Dir(newname))
+	}
+	return err
+}
+
+func (k *kernelDentries) Remove(name string) error {
+	if k.negative[name] {
+		return &fs.PathError{Op: "remove", Path: name, Err: syscall.ENOENT}
+	}
+	err := k.FS.Remove(name)
+	if err == nil {
+		k.changed(path.Dir(name))
+		k.negative[name] = true
+	}
+	return err
+}
+
+// Under the kernel driver's dentry cache the settle still keeps the copy a
+// lookup found: it read that copy before its removal, and its rename over
+// the name looks the target up again. A settle that only removed the
+// extra entry and let the hold read would find no file, and the update
+// would replace every record with its own.
+func TestTheSettleKeepsItsCopyUnderTheKernelsDentryCache(t *testing.T) {
+	for found, volume := range doubledVolumes(t, target) {
+		t.Run("lookups find the "+found+" copy", func(t *testing.T) {
+			fsys := &kernelDentries{FS: volume, negative: map[string]bool{}}
+			m := locktest.NewMachine("host")
+			if err := lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), fast(m.Spawn())); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := appendRecord("mine")(map[string][]byte{"older": olderCopy, "newer": newerCopy}[found], true)
+			wantOneCopy(t, volume, target, want)
+		})
+	}
+}
+
+// Two holders at once (the lock forced from a live holder while it
+// settles: the window every fence has) can each remove an entry on one
+// listing, the name then listed nowhere; the settle's rename puts the copy
+// back, so the file is never gone: the rightful holder reads a whole copy.
+func TestTwoSettlesAtOnceNeverLeaveTheNameMissing(t *testing.T) {
+	volume := doubledVolumes(t, target)["older"]
+	fsys := faultfs.New(volume)
+	m := locktest.NewMachine("host")
+	lists := 0
+	var other *lockspec.Hold
+	fsys.After(func(ev faultfs.Event) error {
+		if ev.Op != faultfs.OpReadDir || ev.Name != "d" {
+			return nil
+		}
+		if lists++; lists == 3 { // the listing between this hold's fence and its first removal
+			if err := volume.Rename(lockP, "d/forced"); err != nil { // pa dispatch unlock --force
+				t.Error(err)
+			}
+			h, err := lockspec.Acquire(context.Background(), volume, target, fast(m.Spawn()))
+			if err != nil {
+				t.Error(err)
+			}
+			other = h // its settle is done: the name listed once
+		}
+		return nil
+	})
+	_ = lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), fast(m.Spawn()))
+	if other == nil {
+		t.Fatal("the second holder did not acquire")
+	}
+	defer other.Release()
+	data, _, err := vfs.ReadFile(volume, target, 0)
+	var recs []string
+	if err == nil {
+		err = json.Unmarshal(data, &recs)
+	}
+	if err != nil || !slices.Contains(recs, "r1") || listed(t, volume, target) != 1 {
+		t.Fatalf("the rightful holder reads %s as %q (%v), listed %d times; want a whole copy (r1), listed once", target, data, err, listed(t, volume, target))
 	}
 }

@@ -39,11 +39,11 @@ type Hold struct {
 	// whose locks the acquisition broke: their temp files are a dead
 	// writer's whatever the pid means now (earlierboot.go).
 	earlierBoot []int
-	// doubled are the files this hold found maybe listed more than once
-	// in their folder (a power cut inside an exFAT rename, or a listing
-	// that failed): the hold settles them before it reads or writes them
-	// (doubled.go).
-	doubled []string
+	// doubled are the files this hold found listed more than once in
+	// their folder (a power cut inside an exFAT rename), unlisted those
+	// whose folder it could not list: the hold settles them before it
+	// reads or writes them (doubled.go).
+	doubled, unlisted []string
 }
 
 // Token returns the hold's 24-hex token, the one the fence checks.

@@ -21,13 +21,14 @@ import (
 // folder are left alone. A directory beside the lock (a staging directory
 // of the directory publish, or a directory lock moved aside) is swept
 // only when its name records this host and a dead pid (removeDirLeftover).
-// It reports whether its listing leaves the guarded file maybe listed twice
-// (a doubled name, or a listing that failed: doubled.go).
-func (e *env) sweep(fsys vfs.FS, n names) (doubled bool) {
+// It returns how many times its listing names the guarded file (more than
+// once: doubled.go), or the listing's error.
+func (e *env) sweep(fsys vfs.FS, n names) (listed int, err error) {
 	all, err := fsys.ReadDir(n.dir)
-	if doubled = maybeDoubled(all, err, path.Base(n.target)); err != nil {
-		return doubled
+	if err != nil {
+		return 0, err
 	}
+	listed = vfs.CountNamed(all, path.Base(n.target))
 	entries := vfs.FilterPrefix(all, n.swept)
 	missing := 0 // keptForRestore's cache
 	for _, de := range entries {
@@ -68,7 +69,7 @@ func (e *env) sweep(fsys vfs.FS, n names) (doubled bool) {
 		}
 		e.removeLeftover(fsys, n, name, StepSweepJudged)
 	}
-	return doubled
+	return listed, nil
 }
 
 // readClaimOwner reads the owner of an earlier-shape claim from its content:

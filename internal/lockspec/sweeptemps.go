@@ -24,9 +24,7 @@ func (h *Hold) sweepTemps(target string) {
 	// the kernel lock of to target.lock.broken-<host>-<pid>-<attempt>
 	// before it removes it, and no other sweep lists that folder.
 	all, err := fsys.ReadDir(t.dir)
-	if maybeDoubled(all, err, path.Base(target)) {
-		h.noteDoubled(target) // the write removes its extra entries (doubled.go)
-	}
+	h.noteListing(target, vfs.CountNamed(all, path.Base(target)), err) // the write removes its extra entries (doubled.go)
 	if err != nil {
 		return
 	}

@@ -72,6 +72,9 @@ func updateParts(ctx context.Context, fsys vfs.FS, name string, fn GatedFunc, op
 	deadline := start.Add(e.timeout)
 	for {
 		h, err := e.acquire(ctx, fsys, name, deadline)
+		if errors.Is(err, ErrLockLost) && time.Now().Before(deadline) && ctx.Err() == nil {
+			continue // lost while it settled a doubled name (doubled.go): a fresh hold
+		}
 		if err != nil {
 			return err
 		}
