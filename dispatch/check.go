@@ -37,9 +37,9 @@ const (
 	// KindListedTwice: the spawn-log or the board is listed more than once
 	// in its folder, a copy under each entry: a power cut inside an exFAT
 	// rename over it. A lookup finds one copy; the next hold of the
-	// spawn-log lock removes the spawn-log's extra entries before it reads
-	// it, the next board write the board's before its rename (the next
-	// `pa dispatch open` does both), keeping one copy
+	// spawn-log lock keeps that copy of the spawn-log and removes its other
+	// entries before it reads it, the next board write removes the
+	// board's before its rename (the next `pa dispatch open` does both)
 	// (docs/spawn-log-lock.md, "A power cut").
 	KindListedTwice Kind = "listed-twice"
 	// KindBehindBoard: the board lists a dispatch id the spawn-log has not

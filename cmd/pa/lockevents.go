@@ -148,7 +148,7 @@ func restoredLine(name, from string) string {
 
 // undoubled is the doubled-name observer: one line, wherever stderr goes
 // (--json prints none), naming the file whose folder listed it more than
-// once and how many entries the commit removed before its rename.
+// once and how many of its entries the hold removed.
 func (e *lockEvents) undoubled(name string, removed int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
