@@ -6,8 +6,10 @@ package board
 // board it was writing, whole: every item in it is of a dispatch the
 // spawn-log already holds (the board is written after the spawn-log's
 // commit). Its rank is the number of items; a temp file that does not
-// parse (torn: cut before its sync) or holds no item restores nothing.
-func Restore(data []byte) (content []byte, rank uint64, ok bool) {
+// parse (torn: cut before its sync) or holds no item restores nothing. A
+// keep file (whole: the board as a settle or a restore committed it) is
+// taken the same way: every board the lock writes is whole.
+func Restore(data []byte, whole bool) (content []byte, rank uint64, ok bool) {
 	b, err := Parse("", data)
 	if err != nil || len(b.Items) == 0 {
 		return nil, 0, false

@@ -12,9 +12,14 @@ import (
 // and the nextId that writer read, its own record's id. Its rank is that
 // nextId. A temp file that does not parse (torn: cut before its sync) or
 // holds only the writer's own record (no earlier record to keep) restores
-// nothing.
-func restorer(data []byte) ([]byte, uint64, bool) {
+// nothing. A keep file (whole: the spawn-log as a settle or a restore
+// committed it, with no record of its own) restores whole, ranked by its
+// nextId, when it parses.
+func restorer(data []byte, whole bool) ([]byte, uint64, bool) {
 	log, err := Parse("", data)
+	if whole {
+		return data, uint64(log.NextID), err == nil
+	}
 	if err != nil || len(log.Records) < 2 {
 		return nil, 0, false
 	}

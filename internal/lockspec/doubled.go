@@ -1,7 +1,10 @@
 package lockspec
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
 	"slices"
 
@@ -109,8 +112,13 @@ func (h *Hold) forgetDoubled(name string) {
 // extra entries comes between its fence and its rename), so that every
 // read of this hold, and every later one, finds that copy and no other, on
 // the disk too. The observer of [SetOnDoubled] is told how many entries
-// went. Errors: the folder cannot be listed, the copy cannot be read, and
-// the commit's (ErrLockLost when its fence refused: nothing removed).
+// went. With a Restorer set ([SetRestore]: the spawn-log's), a copy it
+// does not take whole is not kept: the settle fails, nothing removed.
+// Errors: the folder cannot be listed, the copy cannot be read or is not
+// whole, and
+// the commit's (ErrLockLost when its fence refused: nothing removed; a
+// folder sync that failed is its error, never a *NotSyncedError, which
+// says the caller's own commit landed).
 func (h *Hold) settleGuarded() error {
 	name := h.n.target
 	if !h.mayBeDoubled(name) {
@@ -130,7 +138,19 @@ func (h *Hold) settleGuarded() error {
 	if err != nil {
 		return fmt.Errorf("locking: %s is listed twice in its folder, and the copy a lookup finds cannot be read: %w", name, err)
 	}
-	if err := h.writeFenced(name, [][]byte{kept}, false, nil); err != nil {
+	if r := h.e.restore; r != nil {
+		if _, _, ok := r(kept, true); !ok {
+			// Not a whole file (a stale entry whose clusters the driver
+			// freed and gave to another file, say): keeping it would drop
+			// the other copy. Both stay for the operator.
+			return fmt.Errorf("locking: %s is listed twice in its folder, and the copy a lookup finds is not a whole file of its kind (%d bytes): nothing was removed", name, len(kept))
+		}
+	}
+	if err := h.writeFenced(name, [][]byte{kept}, commitWhole, nil); err != nil {
+		var ns *NotSyncedError
+		if errors.As(err, &ns) {
+			err = ns.Err // the settle's own folder sync: no commit of the caller's landed
+		}
 		return fmt.Errorf("locking: %s is listed twice in its folder, and committing the copy a lookup finds failed: %w", name, err)
 	}
 	return nil
@@ -147,7 +167,7 @@ func (h *Hold) removeExtraEntries(name string) (int, error) {
 		return 0, nil
 	}
 	dir, base := path.Dir(name), path.Base(name)
-	removed := 0
+	removed, touched := 0, false
 	for {
 		entries, err := h.fsys.ReadDir(dir)
 		if err != nil {
@@ -160,13 +180,39 @@ func (h *Hold) removeExtraEntries(name string) (int, error) {
 		if removed == maxDoubledRemovals {
 			return removed, fmt.Errorf("locking: %s is still listed %d times in its folder after %d removals", name, n, removed)
 		}
-		if err := h.fsys.Remove(name); err != nil {
+		err = h.fsys.Remove(name)
+		if errors.Is(err, fs.ErrNotExist) && !touched {
+			// Listed, and a lookup finds nothing: the negative dentry of
+			// the entry removed last, which Linux's exFAT keeps valid until
+			// the folder changes. Change it, and look again.
+			if err = h.touchFolder(name); err == nil {
+				touched = true
+				continue
+			}
+		}
+		if err != nil {
 			return removed, fmt.Errorf("locking: %s is listed %d times in its folder, and removing an extra entry failed: %w", name, n, err)
 		}
-		removed++
+		removed, touched = removed+1, false
 	}
 	h.forgetDoubled(name)
 	return removed, nil
+}
+
+// touchFolder changes the folder of name, so that a lookup there looks at
+// its entries again: a temp file of this hold's is made and removed.
+func (h *Hold) touchFolder(name string) error {
+	attempt, err := h.e.newAttempt()
+	if err != nil {
+		return err
+	}
+	tmp := name + ".tmp-" + h.n.owned(attempt)
+	f, err := h.fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return h.fsys.Remove(tmp)
 }
 
 // cannotList is the error of a hold that must list name's folder (the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -189,7 +190,8 @@ func (r removeNothing) Remove(name string) error {
 }
 
 // A folder that still lists the name twice after the removals stops the
-// hold after four of them, nothing committed.
+// hold after four of them: the update commits nothing of its own, and no
+// record of either copy goes.
 func TestADoubledNameThatStaysDoubledCommitsNothing(t *testing.T) {
 	volume := doubledVolumes(t, target)["older"]
 	fsys := faultfs.New(removeNothing{volume})
@@ -201,9 +203,14 @@ func TestADoubledNameThatStaysDoubledCommitsNothing(t *testing.T) {
 	if n := fsys.Calls(faultfs.OpRemove, path.Base(target)); n != 4 {
 		t.Errorf("%d removals of %s, want 4, the bound", n, target)
 	}
+	var copies []string
+	entries, _ := volume.ReadDir("d")
+	for _, de := range entries {
+		copies = append(copies, de.Name())
+	}
 	data, _, _ := vfs.ReadFile(volume, target, 0)
-	if string(data) != string(olderCopy) {
-		t.Errorf("%s holds %q, want %q: nothing committed", target, data, olderCopy)
+	if !slices.Equal(copies, []string{"log.json", "log.json"}) || strings.Contains(string(data), "mine") {
+		t.Errorf("the folder holds %q, %s %q; want only the two entries, neither with the update's record", copies, target, data)
 	}
 }
 
@@ -352,10 +359,10 @@ func TestAThirdEntryGoesToo(t *testing.T) {
 	}
 }
 
-// tripled is a next boot whose folder lists target three times: on a
-// volume listing it twice, a commit over it renames a synced temp file
-// over the name, cut after its new entry landed and before the replaced
-// entry's removal.
+// tripled is a next boot whose folder lists target three times and holds
+// nothing else: on a volume listing it twice, a commit over it renames a
+// synced temp file over the name, cut after its new entry and the temp
+// name's removal landed and before the replaced entry's removal.
 func tripled(t *testing.T) *crashfs.FS {
 	t.Helper()
 	fsys := doubledVolumes(t, target)["older"]
@@ -368,11 +375,12 @@ func tripled(t *testing.T) *crashfs.FS {
 		t.Fatal(err)
 	}
 	for _, st := range cut.States(nil, 0) {
-		if v := st.FS(); listed(t, v, target) == 3 {
-			return v
+		v := st.FS()
+		if entries, _ := v.ReadDir("d"); len(entries) == 3 && listed(t, v, target) == 3 {
+			return v // the temp file's own entry gone
 		}
 	}
-	t.Fatal("no state of the cut lists the name three times")
+	t.Fatal("no state of the cut lists the name three times and nothing else")
 	return nil
 }
 
@@ -399,6 +407,9 @@ func TestNoRemovalIsNotTold(t *testing.T) {
 	}
 	if told != 0 || fsys.Calls(faultfs.OpRemove, path.Base(target)) != 0 {
 		t.Errorf("told %d times, %d removals; want none", told, fsys.Calls(faultfs.OpRemove, path.Base(target)))
+	}
+	if n := fsys.Calls(faultfs.OpRename, path.Base(target)); n != 1 {
+		t.Errorf("%d renames onto %s, want 1 (the update's commit; no settle's)", n, target)
 	}
 	if n := listed(t, volume, target); n != 1 {
 		t.Errorf("%s listed %d times, want once", target, n)
@@ -615,5 +626,188 @@ func TestTwoSettlesAtOnceNeverLeaveTheNameMissing(t *testing.T) {
 	}
 	if err != nil || !slices.Contains(recs, "r1") || listed(t, volume, target) != 1 {
 		t.Fatalf("the rightful holder reads %s as %q (%v), listed %d times; want a whole copy (r1), listed once", target, data, err, listed(t, volume, target))
+	}
+}
+
+// Under the kernel's dentry cache, a name listed three times: after the
+// first removal a lookup finds nothing (the negative dentry), though the
+// folder lists the name twice; the settle changes the folder and looks
+// again, so both extra entries go and the copy a lookup found is kept.
+func TestAThirdEntryGoesUnderTheKernelsDentryCache(t *testing.T) {
+	volume := tripled(t)
+	found, _, err := vfs.ReadFile(volume, target, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := &kernelDentries{FS: volume, negative: map[string]bool{}}
+	m := locktest.NewMachine("host")
+	if err := lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), fast(m.Spawn())); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := appendRecord("mine")(found, true)
+	wantOneCopy(t, volume, target, want)
+	if entries, _ := volume.ReadDir("d"); len(entries) != 1 {
+		t.Errorf("the folder holds %d names, want only %s (no temp file of the folder's change left)", len(entries), target)
+	}
+}
+
+// A settle whose read of the copy a lookup finds fails removes nothing and
+// commits nothing: the acquire fails, both entries stay.
+func TestASettleWhoseReadFailsCommitsNothing(t *testing.T) {
+	volume := doubledVolumes(t, target)["older"]
+	fsys := faultfs.New(volume)
+	fsys.Fail(faultfs.Rule{Op: faultfs.OpOpenFile, Match: path.Base(target), Err: syscall.EIO, Times: 1})
+	m := locktest.NewMachine("host")
+	err := lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), fast(m.Spawn()))
+	if !errors.Is(err, syscall.EIO) {
+		t.Errorf("Update = %v, want the read's EIO", err)
+	}
+	if entries, _ := volume.ReadDir("d"); listed(t, volume, target) != 2 || len(entries) != 2 {
+		t.Errorf("%s listed %d times among %d names; want both entries and nothing else", target, listed(t, volume, target), len(entries))
+	}
+}
+
+// A settle whose folder sync fails fails the acquire with the sync's
+// error, never a *NotSyncedError (which says the caller's commit landed):
+// the update's function never ran.
+func TestASettleWhoseSyncFailsIsNoCommitOfTheCallers(t *testing.T) {
+	volume := doubledVolumes(t, target)["older"]
+	fsys := faultfs.New(volume)
+	fsys.Fail(faultfs.Rule{Op: faultfs.OpSync, Match: "d", Err: syscall.EIO})
+	m := locktest.NewMachine("host")
+	ran := false
+	err := lockspec.Update(context.Background(), fsys, target, func(cur []byte, exists bool) ([]byte, error) {
+		ran = true
+		return appendRecord("mine")(cur, exists)
+	}, fast(m.Spawn()))
+	var ns *lockspec.NotSyncedError
+	if !errors.Is(err, syscall.EIO) || errors.As(err, &ns) || ran {
+		t.Errorf("Update = %v (a *NotSyncedError: %v), the function ran: %v; want the sync's EIO, no *NotSyncedError, and no run", err, errors.As(err, &ns), ran)
+	}
+}
+
+// A lock lost at every settle ends the Update by its deadline, with an
+// error: the retry after a lost lock is bounded by the timeout.
+func TestALockLostAtEverySettleEnds(t *testing.T) {
+	fsys := doubledVolumes(t, target)["older"]
+	m := locktest.NewMachine("host")
+	opts := fast(m.Spawn())
+	lost := 0
+	lockspec.SetOnStep(&opts, func(s lockspec.Step) {
+		if s == lockspec.StepAcquirePublished {
+			lost++
+			if err := fsys.Rename(lockP, fmt.Sprintf("d/taken-%d", lost)); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	err := lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), opts)
+	if !errors.Is(err, lockspec.ErrLockLost) || lost < 2 {
+		t.Errorf("Update = %v after %d lost locks; want ErrLockLost after more than one try", err, lost)
+	}
+	if n := listed(t, fsys, target); n != 2 {
+		t.Errorf("%s listed %d times, want 2: no settle removed an entry behind a lost lock", target, n)
+	}
+}
+
+// A copy a lookup finds that is not a whole file of its kind (the
+// Restorer does not take it whole) is never kept over the other: the
+// settle removes nothing and the update fails, both entries left.
+func TestASettleKeepsNoCopyThatIsNotWhole(t *testing.T) {
+	fsys, _, err := crashfs.Doubled(target, []byte(`["r1","r`), newerCopy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := locktest.NewMachine("host")
+	opts := fast(m.Spawn())
+	lockspec.SetRestore(&opts, arrayRestorer, nil)
+	err = lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), opts)
+	if err == nil || !strings.Contains(err.Error(), "is not a whole file") {
+		t.Errorf("Update = %v, want the copy found refused as not whole", err)
+	}
+	if n := listed(t, fsys, target); n != 2 {
+		t.Errorf("%s listed %d times, want 2: nothing removed", target, n)
+	}
+}
+
+// failAfterRemoval makes the first call of op on a name of base match
+// (either name, for a rename) that comes after a removal of target fail
+// with EIO.
+func failAfterRemoval(fsys *faultfs.FS, op faultfs.Op, match string) {
+	removed, failed := false, false
+	fsys.After(func(ev faultfs.Event) error {
+		if ev.Op == faultfs.OpRemove && ev.Name == target && ev.Err == nil {
+			removed = true
+		}
+		return nil
+	})
+	fsys.Before(func(ev faultfs.Event) error {
+		if ev.Op == op && removed && !failed && (path.Base(ev.Name) == match || path.Base(ev.NewName) == match) {
+			failed = true
+			return syscall.EIO
+		}
+		return nil
+	})
+}
+
+// Once the settle has removed an entry, its keep file (the copy a lookup
+// found, what readers were shown) is never dropped: a listing that fails
+// after the removal still lets the rename put that copy back under the
+// name (the hold fails); a rename that fails leaves the keep file, which a
+// restore would take whole.
+func TestASettleThatFailsAfterARemovalKeepsTheCopyFound(t *testing.T) {
+	copies := map[string][]byte{"older": olderCopy, "newer": newerCopy}
+	for found, volume := range doubledVolumes(t, target) {
+		t.Run("the listing fails, lookups find the "+found+" copy", func(t *testing.T) {
+			fsys := faultfs.New(volume)
+			failAfterRemoval(fsys, faultfs.OpReadDir, "d")
+			m := locktest.NewMachine("host")
+			err := lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), fast(m.Spawn()))
+			data, _, _ := vfs.ReadFile(volume, target, 0)
+			if !errors.Is(err, syscall.EIO) || string(data) != string(copies[found]) {
+				t.Errorf("Update = %v; %s holds %q; want the listing's EIO and the copy found, %q, put back", err, target, data, copies[found])
+			}
+		})
+	}
+	for found, volume := range doubledVolumes(t, target) {
+		t.Run("the rename fails, lookups find the "+found+" copy", func(t *testing.T) {
+			fsys := faultfs.New(volume)
+			failAfterRemoval(fsys, faultfs.OpRename, path.Base(target))
+			m := locktest.NewMachine("host")
+			if err := lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), fast(m.Spawn())); !errors.Is(err, syscall.EIO) {
+				t.Errorf("Update = %v, want the rename's EIO", err)
+			}
+			var keep []byte
+			entries, _ := volume.ReadDir("d")
+			for _, de := range entries {
+				if strings.HasPrefix(de.Name(), "log.json.keep-") {
+					keep, _, _ = vfs.ReadFile(volume, "d/"+de.Name(), 0)
+				}
+			}
+			if string(keep) != string(copies[found]) {
+				t.Errorf("the keep file holds %q, want the copy found, %q, left for a restore", keep, copies[found])
+			}
+		})
+	}
+}
+
+// The settle commits through a keep file (name.keep-...), never a temp
+// file a restore would read as a commit's (dropping its last record).
+func TestASettleCommitsThroughAKeepFile(t *testing.T) {
+	volume := doubledVolumes(t, target)["older"]
+	fsys := faultfs.New(volume)
+	var made []string
+	fsys.After(func(ev faultfs.Event) error {
+		if ev.Op == faultfs.OpRename && ev.Err == nil && ev.NewName == target {
+			made = append(made, path.Base(ev.Name))
+		}
+		return nil
+	})
+	m := locktest.NewMachine("host")
+	if err := lockspec.Update(context.Background(), fsys, target, appendRecord("mine"), fast(m.Spawn())); err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != 2 || !strings.HasPrefix(made[0], "log.json.keep-") || !strings.HasPrefix(made[1], "log.json.tmp-") {
+		t.Errorf("renamed onto %s: %q; want the settle's keep file, then the update's temp file", target, made)
 	}
 }

@@ -109,7 +109,7 @@ func (h *Hold) Fence() error {
 // A file its folder listed twice at the acquire (a power cut inside an
 // exFAT rename over it) was settled then, before any read (doubled.go).
 func (h *Hold) Commit(data ...[]byte) error {
-	return h.writeFenced(h.n.target, data, true, nil)
+	return h.writeFenced(h.n.target, data, commitGuarded, nil)
 }
 
 // WriteFenced writes data to another file, name, while this hold is kept:
@@ -131,27 +131,49 @@ func (h *Hold) WriteFenced(name string, data ...[]byte) error {
 	if !h.released {
 		h.sweepTemps(name)
 	}
-	return h.writeFenced(name, data, false, nil)
+	return h.writeFenced(name, data, commitOther, nil)
 }
 
-// writeFenced is the temp file, the fence and the rename of Commit and
-// WriteFenced, the parts written in order. gate, when not nil, is called
-// once the temp file is written and synced, before the fence: its error
-// ends the write with the temp file removed and nothing renamed.
-func (h *Hold) writeFenced(name string, parts [][]byte, steps bool, gate func() error) error {
+// commitMode is what a writeFenced writes.
+type commitMode int
+
+const (
+	// commitGuarded: the hold's commit of its guarded file (Commit,
+	// Update): its steps are reported.
+	commitGuarded commitMode = iota
+	// commitOther: another file under the hold (WriteFenced: the board).
+	commitOther
+	// commitWhole: a file whole as it was, with no change of this hold's
+	// (the settle of a doubled name, a restore): its temp file is a keep
+	// file (name.keep-<host>-<pid>-<attempt>), which a later restore
+	// commits whole, and once an entry of a doubled name is removed its
+	// rename is always tried, the keep file never dropped (doubled.go).
+	commitWhole
+)
+
+// writeFenced is the temp file, the fence and the rename of Commit,
+// WriteFenced and the whole-copy commits (mode), the parts written in
+// order. gate, when not nil, is called once the temp file is written and
+// synced, before the fence: its error ends the write with the temp file
+// removed and nothing renamed.
+func (h *Hold) writeFenced(name string, parts [][]byte, mode commitMode, gate func() error) error {
 	if h.released {
 		return fmt.Errorf("locking: write of %s after release: %w", name, ErrLockLost)
 	}
 	step := func(s Step) {
-		if steps {
+		if mode == commitGuarded {
 			h.e.step(s)
 		}
+	}
+	kind := ".tmp-"
+	if mode == commitWhole {
+		kind = ".keep-"
 	}
 	// The temp file is held with its kernel lock until the rename has put
 	// it in place (kernel.go).
 	tmp, f, k, _, err := h.e.createHeld(h.fsys, func() (string, error) {
 		attempt, err := h.e.newAttempt()
-		return name + ".tmp-" + h.n.owned(attempt), err
+		return name + kind + h.n.owned(attempt), err
 	})
 	if err != nil {
 		return err
@@ -176,25 +198,32 @@ func (h *Hold) writeFenced(name string, parts [][]byte, steps bool, gate func() 
 		return err
 	}
 	step(StepCommitFenced)
-	removed, err := h.removeExtraEntries(name)
-	if err != nil {
+	removed, rerr := h.removeExtraEntries(name)
+	// A whole copy goes back under the name once an entry went, even when
+	// a later removal failed: it is what readers were shown (doubled.go).
+	if rerr != nil && (mode != commitWhole || removed == 0) {
 		drop()
-		return err
-	}
-	if removed > 0 {
-		h.tellDoubled(name, removed)
+		return rerr
 	}
 	err = h.fsys.Rename(tmp, name)
 	closeKernel(k)
 	if err != nil {
-		_ = h.fsys.Remove(tmp)
-		return err
+		if mode != commitWhole || removed == 0 {
+			_ = h.fsys.Remove(tmp)
+		} // else the keep file stays, for a restore
+		return errors.Join(rerr, err)
+	}
+	if removed > 0 {
+		h.tellDoubled(name, removed)
 	}
 	step(StepCommitRenamed)
 	if err := vfs.SyncDir(h.fsys, path.Dir(name)); err != nil {
+		if rerr != nil {
+			return errors.Join(rerr, err)
+		}
 		return &NotSyncedError{Name: name, Err: err} // landed: never repeat it
 	}
-	return nil
+	return rerr
 }
 
 // Release ends the hold (spec: The steps, Release): it renames the lock to

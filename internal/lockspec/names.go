@@ -24,7 +24,7 @@ type names struct {
 	pid    int
 
 	// The prefixes of the names beside the lock, in the folder.
-	pendingP, brokenP, claimP, tempP, stagedP, probeP string
+	pendingP, brokenP, claimP, tempP, keepP, stagedP, probeP string
 	// swept are the prefixes a sweep lists: every name beside the lock
 	// begins with one.
 	swept []string
@@ -48,10 +48,11 @@ func newNames(target, host string, pid int) names {
 		brokenP:  lockBase + ".broken-",
 		claimP:   lockBase + ".claim-",
 		tempP:    targetBase + ".tmp-",
+		keepP:    targetBase + ".keep-",
 		stagedP:  lockBase + ".staged-",
 		probeP:   lockBase + ".probe-",
 	}
-	n.swept = []string{lockBase + ".", n.tempP}
+	n.swept = []string{lockBase + ".", n.tempP, n.keepP}
 	return n
 }
 
@@ -150,6 +151,8 @@ func (n names) classify(base string) (leftoverKind, owner) {
 		}
 	case strings.HasPrefix(base, n.tempP):
 		return ownerFromSuffix(base[len(n.tempP):])
+	case strings.HasPrefix(base, n.keepP):
+		return ownerFromSuffix(base[len(n.keepP):])
 	case strings.HasPrefix(base, n.claimP):
 		rest := base[len(n.claimP):]
 		if key, suffix, ok := strings.Cut(rest, "-"); ok && len(key) == 16 && isHex(key) {

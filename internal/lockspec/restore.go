@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 
 	"github.com/pa-toolkit/pa/vfs"
 )
@@ -13,9 +14,13 @@ import (
 // writer left beside a guarded file that is missing, what to restore in
 // its place: the content the file had before that writer's commit, and a
 // rank (higher is newer: a spawn-log's nextId), or ok false when data is
-// not such a file (torn, not parsing, nothing to restore). The content is
-// decided from data alone, never from file times.
-type Restorer func(data []byte) (content []byte, rank uint64, ok bool)
+// not such a file (torn, not parsing, nothing to restore). With whole,
+// data is a keep file (name.keep-...), the file whole as it was with no
+// change of its writer's (the commit of a settle or of a restore: a power
+// cut inside its rename can leave only it): the content is data itself,
+// when it is such a file, ranked on the same scale (a spawn-log's nextId).
+// The content is decided from data alone, never from file times.
+type Restorer func(data []byte, whole bool) (content []byte, rank uint64, ok bool)
 
 // Why: a power cut inside the commit's rename on exFAT (the driver writes
 // the new entry, removes the old, removes the replaced target's, with no
@@ -63,7 +68,7 @@ func (h *Hold) RestoreMissing(name string, r Restorer) (bool, error) {
 // restore is restoreMissing and RestoreMissing for the file n names.
 func (h *Hold) restore(n names, r Restorer) (bool, error) {
 	e, fsys := h.e, h.fsys
-	entries, err := vfs.ReadDirPrefix(fsys, n.dir, []string{n.tempP})
+	entries, err := vfs.ReadDirPrefix(fsys, n.dir, []string{n.tempP, n.keepP})
 	if err != nil {
 		return false, nil
 	}
@@ -85,13 +90,13 @@ func (h *Hold) restore(n names, r Restorer) (bool, error) {
 			continue
 		}
 		dead = append(dead, name)
-		content, rank, ok := r(data)
+		content, rank, ok := r(data, strings.HasPrefix(de.Name(), n.keepP))
 		if ok && (from == "" || rank > bestRank) {
 			best, bestRank, from = content, rank, name
 		}
 	}
 	if from != "" {
-		if err := h.writeFenced(n.target, [][]byte{best}, false, nil); err != nil {
+		if err := h.writeFenced(n.target, [][]byte{best}, commitWhole, nil); err != nil {
 			return false, err // every temp file stays: the next hold tries again
 		}
 		if e.onRestore != nil {
@@ -123,11 +128,12 @@ func (e *env) readFreed(fsys vfs.FS, name string) ([]byte, bool) {
 	return data, err == nil
 }
 
-// keptForRestore reports whether the sweep leaves the temp file base of
-// n's guarded file for restoreMissing: a Restorer is set and the guarded
-// file is missing. missing caches the guarded file's Lstat for one sweep.
+// keptForRestore reports whether the sweep leaves the temp or keep file
+// base of n's guarded file for restoreMissing: a Restorer is set and the
+// guarded file is missing. missing caches the guarded file's Lstat for one
+// sweep.
 func (e *env) keptForRestore(fsys vfs.FS, n names, base string, missing *int) bool {
-	if e.restore == nil || len(base) < len(n.tempP) || base[:len(n.tempP)] != n.tempP {
+	if e.restore == nil || !strings.HasPrefix(base, n.tempP) && !strings.HasPrefix(base, n.keepP) {
 		return false
 	}
 	if *missing == 0 {

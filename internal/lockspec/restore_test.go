@@ -31,10 +31,17 @@ func deadWritersTemp(t *testing.T, e *estate, data []byte) (*locktest.Machine, s
 }
 
 // arrayRestorer restores a JSON array of strings as it was before its last
-// element, ranked by its length; anything else restores nothing.
-func arrayRestorer(data []byte) ([]byte, uint64, bool) {
+// element (a keep file: whole), ranked by the length of what it restores
+// plus one; anything else restores nothing.
+func arrayRestorer(data []byte, whole bool) ([]byte, uint64, bool) {
 	var recs []string
-	if json.Unmarshal(data, &recs) != nil || len(recs) < 2 {
+	if json.Unmarshal(data, &recs) != nil {
+		return nil, 0, false
+	}
+	if whole {
+		return data, uint64(len(recs) + 1), true
+	}
+	if len(recs) < 2 {
 		return nil, 0, false
 	}
 	b, _ := json.Marshal(recs[:len(recs)-1])
@@ -132,4 +139,29 @@ func wantNoRestoreFrom(t *testing.T, e *estate, opts lockspec.Options, temp stri
 	if told != 0 || !e.exists(temp) {
 		t.Errorf("told %d times, temp file there: %v; want no restore and the temp file kept", told, e.exists(temp))
 	}
+}
+
+// A keep file of a dead writer (a settle's or a restore's commit, cut
+// inside its rename) is the guarded file whole: a missing file is restored
+// from it with every record, never less its last one, and it outranks a
+// temp file that restores less.
+func TestUpdateRestoresAKeepFileWhole(t *testing.T) {
+	eachClass(t, func(t *testing.T, e *estate) {
+		m := locktest.NewMachine(hostname(t))
+		dead := m.Spawn()
+		dead.Kill()
+		keep := target + ".keep-" + lockspec.HostHash(m.Hostname()) + "-" + strconv.Itoa(dead.PID()) + "-aaaaaaaaaaaaaaaaaaaaaaaa"
+		e.writeRaw(t, keep, []byte(`["r1","r2"]`))
+		e.writeRaw(t, restoreTemp(m, dead.PID(), "bbbbbbbbbbbbbbbbbbbbbbbb"), []byte(`["r1","r2"]`))
+		opts := fast(m.Spawn())
+		var from string
+		lockspec.SetRestore(&opts, arrayRestorer, func(_, f string) { from = f })
+		if err := lockspec.Update(context.Background(), e.fsys, target, appendRecord("mine"), opts); err != nil {
+			t.Fatal(err)
+		}
+		e.wantRecords(t, "r1", "r2", "mine")
+		if from != keep || e.exists(keep) {
+			t.Errorf("restored from %q, keep file still there: %v; want the keep file, then gone", from, e.exists(keep))
+		}
+	})
 }

@@ -28,7 +28,7 @@ func (h *Hold) sweepTemps(target string) {
 	if err != nil {
 		return
 	}
-	entries := vfs.FilterPrefix(all, []string{t.tempP, t.brokenP})
+	entries := vfs.FilterPrefix(all, []string{t.tempP, t.keepP, t.brokenP})
 	for _, de := range entries {
 		if de.IsDir() {
 			continue

@@ -150,7 +150,7 @@ func (h *Hold) readModifyWrite(fn GatedFunc, mapped bool) error {
 		if err != nil {
 			return err
 		}
-		return h.writeFenced(h.n.target, parts, true, gate)
+		return h.writeFenced(h.n.target, parts, commitGuarded, gate)
 	}
 	if !mapped {
 		return run()
