@@ -35,7 +35,9 @@ import (
 //
 //   - the guarded file (the spawn-log), right after the acquire
 //     (settleGuarded): the copy lookups find is read and committed over
-//     the name as any commit is (temp file, sync, fence); between the
+//     the name as any commit is, but through a keep file (commitWhole:
+//     name.keep-<host>-<pid>-<attempt>, which a restore takes whole, so
+//     that a second cut inside this rename costs no record); between the
 //     fence and the rename, the name's entries are removed one at a time
 //     until the folder lists it once (removeExtraEntries), and the rename
 //     then replaces the last one; the folder sync makes it durable. Every
@@ -43,7 +45,13 @@ import (
 //     removal) because a lookup right after an unlink may not find the
 //     entry left: Linux's exFAT keeps the unlinked name's negative dentry
 //     valid until the folder changes, for every lookup but a create's and
-//     a rename target's; the rename's target lookup always looks again;
+//     a rename target's; the rename's target lookup always looks again,
+//     and a removal that finds nothing while the folder lists the name
+//     changes the folder first (touchFolder). Once an entry went, the keep
+//     file is never dropped: the rename is tried even when a later listing
+//     fails, and a rename that fails leaves it. A copy found that the
+//     Restorer (when set) does not take whole is not kept: nothing is
+//     removed, the hold fails;
 //   - another file written under the hold ([Hold.WriteFenced]: the
 //     board) has its extra entries removed the same way between that
 //     write's fence and its rename; what a caller read of it before is a
@@ -60,11 +68,11 @@ import (
 // doubled and a folder that cannot be listed is no error.
 //
 // Not covered: a writer that does not do this (locking/kernel's Update);
-// a hold killed between its removals and its rename, its temp file then
-// swept, which leaves the other copy (it too holds every reported record,
-// but not always what readers were shown); two holders at once (a forced
-// unlock of a live one) each removing an entry, and one killed before its
-// rename.
+// a settle whose rename fails after its removal, or that is killed there,
+// its keep file then swept once its owner is gone, which leaves the other
+// copy (it too holds every reported record, but not always what readers
+// were shown); two holders at once (a forced unlock of a live one) each
+// removing an entry, and one killed before its rename.
 
 // maxDoubledRemovals bounds the removals of one doubled name: a folder
 // that still lists the name twice after them fails the hold's read or
