@@ -23,8 +23,7 @@ func TestCommitOverADoubledNameLeavesItOnce(t *testing.T) {
 	needTools(t, true)
 	const name = "agents/demo/spawn-log.json"
 	dir := []string{"agents", "demo"}
-	older := `{"version":1,"nextId":2,"records":[{"id":1,"agent":"demo","title":"older"}]}` + "\n"
-	newer := `{"version":1,"nextId":3,"records":[{"id":1,"agent":"demo","title":"older"},{"id":2,"agent":"demo","title":"newer"}]}` + "\n"
+	older, newer := olderLog, newerLog
 	for _, tc := range []struct {
 		name          string
 		first, second string // the two copies, in directory order

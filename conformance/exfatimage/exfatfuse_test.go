@@ -12,6 +12,14 @@ import (
 	"testing"
 )
 
+// olderLog and newerLog are the two copies of a doubled spawn-log in these
+// tests: the log before a commit a power cut stopped inside its rename,
+// and that commit's.
+const (
+	olderLog = `{"version":1,"nextId":2,"records":[{"id":1,"agent":"demo","title":"older"}]}` + "\n"
+	newerLog = `{"version":1,"nextId":3,"records":[{"id":1,"agent":"demo","title":"older"},{"id":2,"agent":"demo","title":"newer"}]}` + "\n"
+)
+
 // fileEntry is a file of a folder: its name and its content.
 type fileEntry struct {
 	name string
@@ -203,15 +211,15 @@ func fsck(image string) error {
 	return err
 }
 
-// folderEntries reads, from the unmounted image itself, the files of the
-// folder dir with their content, in directory order.
-func folderEntries(t *testing.T, image string, dir []string) []fileEntry {
+// openFolder opens the unmounted image and its folder dir, for a test to
+// read; the image is closed when the test ends.
+func openFolder(t *testing.T, image string, dir []string) (*os.File, *volume, *folder) {
 	t.Helper()
 	f, err := os.Open(image)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
 	v, err := openVolume(f)
 	if err != nil {
 		t.Fatal(err)
@@ -220,6 +228,14 @@ func folderEntries(t *testing.T, image string, dir []string) []fileEntry {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f, v, d
+}
+
+// folderEntries reads, from the unmounted image itself, the files of the
+// folder dir with their content, in directory order.
+func folderEntries(t *testing.T, image string, dir []string) []fileEntry {
+	t.Helper()
+	f, v, d := openFolder(t, image, dir)
 	sets, err := d.entrySets()
 	if err != nil {
 		t.Fatal(err)

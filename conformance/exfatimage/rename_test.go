@@ -136,19 +136,7 @@ func TestRenameEntryRefuses(t *testing.T) {
 // folder dir of the unmounted image, lie in the image.
 func setEntries(t *testing.T, image string, dir []string, name string) []int64 {
 	t.Helper()
-	f, err := os.Open(image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	v, err := openVolume(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := v.walk(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, v, d := openFolder(t, image, dir)
 	s, err := d.lookup(name)
 	if err != nil {
 		t.Fatal(err)
