@@ -117,14 +117,15 @@ func sameFile(fsys vfs.FS, fi fs.FileInfo, entries []fs.DirEntry) string {
 // before, so that a name the volume resolves to a folder spelled otherwise
 // makes nothing; after, so that of two writers that create Log and log at
 // once on a volume that ignores case, the one whose mkdir found the other's
-// folder is refused before it writes in it. Errors: a *SpellingError, or
-// MkdirAll's.
+// folder is refused before it writes in it. Errors: a *SpellingError, a
+// *NameRefusedError when the volume refuses the agent's name as a folder
+// name (agents/a:b on exFAT), or MkdirAll's.
 func MakeAgentDir(fsys vfs.FS, agent string) error {
 	if err := CheckSpelling(fsys, agent); err != nil {
 		return err
 	}
 	if err := vfs.MkdirAll(fsys, AgentDir(agent), 0o755); err != nil {
-		return err
+		return nameRefused(fsys, agent, err)
 	}
 	return CheckSpelling(fsys, agent)
 }

@@ -176,3 +176,38 @@ func TestAgentSpellingsWritersAtOnce(t *testing.T) {
 		t.Errorf("spawn-log ids %v, board ids %v; want %v in each", ids, onBoard, want)
 	}
 }
+
+// An agent name valid by pa's rules that the volume refuses as a folder
+// name (a ':' on exFAT) is a usage error (exit 1) that says so, lists the
+// characters such volumes refuse and makes no folder for the agent; where
+// the volume holds the name, the open records as any other.
+func TestAgentSpellingsNameTheVolumeRefuses(t *testing.T) {
+	c := binClasses[0]
+	dir, _ := spellingDir(t)
+	const agent = "a:b"
+	probe := filepath.Join(dir, agent)
+	refuses := os.Mkdir(probe, 0o755) != nil
+	if !refuses {
+		if err := os.Remove(probe); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := filepath.Join(dir, "estate")
+	r := c.run(t, home, "dispatch", "open", "--agent", agent, "--title", "one")
+	t.Logf("%s: refuses %q: %v", dir, agent, refuses)
+	if !refuses {
+		if r.code != 0 || r.stdout != "1\n" {
+			t.Fatalf("open --agent %s: exit %d, %q %q; want id 1", agent, r.code, r.stdout, r.stderr)
+		}
+		return
+	}
+	lead := `pa: the volume refused agent "a:b" as a folder name (agents/a:b): `
+	tail := `; exFAT, FAT and NTFS hold none of : * ? " < > | in a name` + "\n"
+	if r.code != exitUsage || r.stdout != "" || !strings.HasPrefix(r.stderr, lead) || !strings.HasSuffix(r.stderr, tail) {
+		t.Errorf("open --agent %s: exit %d, stdout %q, stderr %q; want exit 1 and %q...%q", agent, r.code, r.stdout, r.stderr, lead, tail)
+	}
+	entries, err := os.ReadDir(filepath.Join(home, "agents"))
+	if err != nil || len(entries) != 0 {
+		t.Errorf("agents/ after the refusal: %v, %v; want it empty", entries, err)
+	}
+}
