@@ -105,7 +105,10 @@ func (d *document) Parts() (version, next *int, elems []json.RawMessage) {
 //
 // The semantics are encoding/json's (keys matched to fields without regard
 // to case, the last of duplicate keys kept, no unknown key at the top
-// level): see internal/jsondoc, whose fast path reads the common shape.
+// level), but for a key of the top level given twice (two "items" arrays,
+// say), which is refused as corrupt: a rewrite would keep only the last
+// (jsondoc.DuplicateKeyError). See internal/jsondoc, whose fast path reads
+// the common shape.
 func Parse(name string, data []byte) (Board, error) {
 	d, err := jsondoc.Parse(format, name, data)
 	if err != nil {

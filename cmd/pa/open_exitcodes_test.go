@@ -61,11 +61,14 @@ func TestOpenBehindItsBoardExitsOneAndChangesNothing(t *testing.T) {
 	})
 }
 
-// A spawn-log that does not parse makes open exit 1 with one line naming
-// it, and nothing in the estate changes: not the spawn-log, not the board,
-// no board folder, no lock and nothing beside them.
+// A spawn-log that does not parse (two "records" arrays among them)
+// makes open exit 1 with one line naming it, and nothing in the estate
+// changes: not the spawn-log, not the board, no board folder, no lock and
+// nothing beside them.
 func TestOpenOnACorruptSpawnLogExitsOneAndChangesNothing(t *testing.T) {
-	docs := []string{"", "{", "[]", `{"version":2,"nextId":1,"records":[]}`, `{"version":1,"nextId":"3","records":[]}`}
+	docs := []string{"", "{", "[]", `{"version":2,"nextId":1,"records":[]}`, `{"version":1,"nextId":"3","records":[]}`,
+		// Two arrays: a rewrite would keep only the last (jsondoc.DuplicateKeyError).
+		`{"version":1,"nextId":3,"records":[{"id":1}],"records":[{"id":2}]}`}
 	eachBinClass(t, func(t *testing.T, c binClass) {
 		for _, withBoard := range []bool{false, true} {
 			for _, doc := range docs {

@@ -14,7 +14,9 @@ import (
 var errTrailing = errors.New("data after the JSON object")
 
 // parsePlain is the plain path: the document by encoding/json alone, which
-// decides every error and its message. It copies nothing of data but the
+// decides every error and its message, but for a key of the top level
+// given twice, which encoding/json takes (keeping the last) and this
+// refuses with a *DuplicateKeyError: a rewrite would lose the first. It copies nothing of data but the
 // elements' bytes, which encoding/json hands over as its own.
 func parsePlain[E any](f *Format[E], data []byte) (Doc[E], error) {
 	f.layout() // checks the format, as the fast path does
@@ -31,6 +33,9 @@ func parsePlain[E any](f *Format[E], data []byte) (Doc[E], error) {
 	}
 	if len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0 {
 		return Doc[E]{}, errTrailing // even a lone '}', which dec.More does not see
+	}
+	if err := topLevelDuplicate(data, []string{"version", f.Next, f.Array}); err != nil {
+		return Doc[E]{}, err
 	}
 	version, next, raw := h.Parts()
 	switch {
