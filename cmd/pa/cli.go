@@ -157,6 +157,9 @@ Example:
 type exitError struct {
 	code int
 	msg  string
+	// flag is the value flag (without "--") a usage error is about, one
+	// given twice or empty (repeatedFlags, emptyFlags), "" for any other.
+	flag string
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -164,6 +167,12 @@ func (e *exitError) Error() string { return e.msg }
 // fail returns an exitError whose message is printed after "pa: ".
 func fail(code int, format string, args ...any) error {
 	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// failFlag is fail's usage error (exit 1) about the value flag named flag
+// (without "--"): its exitError carries the flag, for a caller to read.
+func failFlag(flag, format string, args ...any) error {
+	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...), flag: flag}
 }
 
 // kongExit is what kong's exit hook panics with, so that --help and
@@ -246,7 +255,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			// is the agent's where that is valid (writeJSON) and given
 			// once.
 			agent := c.Dispatch.Open.Agent
-			if strings.HasPrefix(usage.Error(), "--agent ") { // given twice: which is meant?
+			if ee, ok := usage.(*exitError); ok && ee.flag == "agent" { // given twice: which is meant?
 				agent = ""
 			}
 			usage = openFailure{}.writeJSON(stderr, agent, usage)
@@ -337,9 +346,9 @@ func emptyFlags(kctx *kong.Context, args []string) error {
 			leaveOut, unset = leaveOut+" for every agent", unset+" for every agent"
 		}
 		if given || len(f.Envs) == 0 {
-			return fail(exitUsage, "--%s is empty: give %s%s", f.Name, what, leaveOut)
+			return failFlag(f.Name, "--%s is empty: give %s%s", f.Name, what, leaveOut)
 		}
-		return fail(exitUsage, "%s is set but empty: set it to %s%s", f.Envs[0], what, unset)
+		return failFlag(f.Name, "%s is set but empty: set it to %s%s", f.Envs[0], what, unset)
 	}
 	return nil
 }
@@ -409,7 +418,7 @@ func repeatedFlags(args []string) error {
 				continue
 			}
 			if first, ok := seen[f]; ok {
-				return fail(exitUsage, "--%s is given twice (%s, then %s): give it once", f, strconv.Quote(first), strconv.Quote(v))
+				return failFlag(f, "--%s is given twice (%s, then %s): give it once", f, strconv.Quote(first), strconv.Quote(v))
 			}
 			seen[f] = v
 			break
