@@ -16,7 +16,9 @@ import (
 // (nil: time.Now; it never decides a break). OnWait and OnBreak, when set,
 // observe from the acquiring goroutine: OnWait once per holder an acquire
 // waits on (with its deadline), OnBreak each automatic break of a
-// provably dead holder; they decide nothing. Agent, Operation and Policy
+// provably dead holder, OnIncidentError each break or forced [Unlock]
+// whose incident row was not appended (the lock, the event, the error);
+// they decide nothing. Agent, Operation and Policy
 // label the holder's record (beside its hashed lock_id, [LockID]) for an
 // operator who finds the lock held: public-safe labels ([ValidLabel]; a
 // policy's name, "mutation", "monitor" or "single_flight"), "" not

@@ -54,6 +54,7 @@ type lockEvents struct {
 // a terminal), of its waits.
 func (e *lockEvents) observe(opts *locking.Options, waitLine bool) {
 	opts.OnBreak = e.broke
+	opts.OnIncidentError = e.incidentLost
 	lockspec.SetOnRestore(opts, e.restored)
 	lockspec.SetOnDoubled(opts, e.undoubled)
 	if waitLine {
@@ -119,6 +120,27 @@ func (e *lockEvents) broke(_ string, dead locking.Holder) {
 		return
 	}
 	fmt.Fprintf(e.stderr, "pa: %s\n", e.a.broken(dead))
+}
+
+// incidentLost is OnIncidentError: one line after the break line, wherever
+// stderr goes (--json prints none), saying the break's row is missing
+// from the lock's incident log.
+func (e *lockEvents) incidentLost(_, _ string, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ended {
+		return
+	}
+	fmt.Fprintf(e.stderr, "pa: %s\n", incidentNotWritten(e.a.lock(), "break", err))
+}
+
+// incidentNotWritten words an incident row that was not appended:
+// `agents/demo/spawn-log.json.lock: the incident log has no row of this
+// break: open agents/demo/spawn-log.json.lock.incidents.jsonl: read-only
+// file system; the break stands, only its record is missing`.
+func incidentNotWritten(lock, what string, err error) string {
+	return lock + ": the incident log has no row of this " + what + ": " + termsafe.Escape(err.Error()) +
+		"; the " + what + " stands, only its record is missing"
 }
 
 // restored is the spawn-log's restore observer: one line, wherever stderr

@@ -202,6 +202,35 @@ func TestOpenSaysItBrokeADeadHoldersLock(t *testing.T) {
 	})
 }
 
+// A break or a forced unlock whose incident row cannot be appended (a
+// directory where the incident log should be) is done all the same, and
+// says on stderr, after its own line, that the log has no row of it:
+// open's break (exit 0, the id on stdout) and unlock --force (exit 0, its
+// removed line).
+func TestIncidentRowNotWrittenIsSaid(t *testing.T) {
+	dead, live := locktest.DeadPID(t), locktest.LivePID(t)
+	c := binClasses[0]
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, filepath.FromSlash(demoLog+".lock.incidents.jsonl")), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	missing := func(what string) *regexp.Regexp {
+		return regexp.MustCompile(`^pa: agents/demo/spawn-log\.json\.lock: the incident log has no row of this ` + what +
+			`: [^\n]*agents/demo/spawn-log\.json\.lock\.incidents\.jsonl: is a directory; the ` + what + ` stands, only its record is missing\n$`)
+	}
+	estatetest.WriteFile(t, home, demoLog+".lock", lockJSON(dead, hostname(), time.Now()))
+	r := c.run(t, home, "dispatch", "open", "--agent", "demo", "--title", "t")
+	broke, rest, _ := strings.Cut(r.stderr, "\n")
+	if r.code != 0 || r.stdout != "1\n" || !brokeLineRE(dead, fmt.Sprintf("pid %d is gone", dead)).MatchString(broke+"\n") || !missing("break").MatchString(rest) {
+		t.Errorf("open: exit %d, stdout %q, stderr %q; want exit 0, id 1, the break line and then %s", r.code, r.stdout, r.stderr, missing("break"))
+	}
+	estatetest.WriteFile(t, home, demoLog+".lock", lockJSON(live, hostname(), time.Now()))
+	r = c.run(t, home, "dispatch", "unlock", "--agent", "demo", "--force")
+	if r.code != 0 || !strings.HasSuffix(r.stdout, "agents/demo/spawn-log.json.lock: removed\n") || !missing("forced unlock").MatchString(r.stderr) {
+		t.Errorf("unlock --force: exit %d, stdout %q, stderr %q; want exit 0, removed, and %s", r.code, r.stdout, r.stderr, missing("forced unlock"))
+	}
+}
+
 // `pa dispatch open` on an agent whose spawn-log is missing beside the
 // complete temp file of a writer that died in its commit (what a power cut
 // inside exFAT's rename leaves) restores the spawn-log from it, leaving out

@@ -171,6 +171,10 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 		// before; the removed line stays as it is for any holder.
 		fmt.Fprintf(out.stdout, "%s: %s\n", a.lock(), aliveAllTheSame)
 	}
+	opts.OnIncidentError = func(_, _ string, ierr error) {
+		// Told before Unlock returns: the removed line follows it.
+		fmt.Fprintf(out.stderr, "pa: %s\n", incidentNotWritten(a.lock(), "forced unlock", ierr))
+	}
 	err = locking.Unlock(ctx, fsys, name, h, c.Force, opts)
 	r, byOwner = refusedByOwner(fsys, agent, err)
 	switch {

@@ -133,10 +133,11 @@ func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, de
 			}
 			if out.result == breakDone {
 				h.noteEarlierBoot(held)
-				_ = e.incident(fsys, n, EventBreak, held, 0) // a record only: the break is done
+				ierr := e.incident(fsys, n, EventBreak, held, 0) // a record only: the break is done
 				if e.onBreak != nil {
 					e.onBreak(n.lock, held) // the one automatic break, done
 				}
+				e.tellIncident(n.lock, EventBreak, ierr)
 			}
 			if out.result == breakBusy {
 				busy = &out.busy

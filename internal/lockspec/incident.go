@@ -131,6 +131,15 @@ func (e *env) incident(fsys vfs.FS, n names, event string, holder Holder, waited
 	})
 }
 
+// tellIncident tells the OnIncidentError observer that the row of event
+// on lock was not appended (err not nil); nothing when it was or there is
+// no observer.
+func (e *env) tellIncident(lock, event string, err error) {
+	if err != nil && e.onIncident != nil {
+		e.onIncident(lock, event, err)
+	}
+}
+
 // holderParty is h as an incident row names it.
 func holderParty(h Holder) *IncidentParty {
 	return &IncidentParty{PID: h.PID, Hostname: h.Hostname, Agent: h.Agent, Operation: h.Operation,

@@ -86,6 +86,17 @@ type Options struct {
 	// nil costs nothing.
 	OnBreak func(lock string, dead Holder)
 
+	// OnIncidentError, when not nil, is told that the incident row of a
+	// break (an acquire's automatic break, EventBreak) or a forced unlock
+	// ([Unlock] with force, EventForce) was not appended to the lock's
+	// incident log: err is the FS's error, ErrIncidentsFull or
+	// ErrIncidentStalled (past IncidentWait). The break or unlock itself is
+	// done and stands; only its record is missing. It is called from the
+	// acquiring or unlocking goroutine, after OnBreak. A timeout's row has
+	// its own report, [TimeoutError]'s Incident. It only observes: it must
+	// return at once and not use the lock; nil costs nothing.
+	OnIncidentError func(lock, event string, err error)
+
 	// ExclusiveCreate makes a writer on a volume without hard links
 	// publish its lock by the spec's exclusive create and write (spec: The
 	// steps, Acquire step 2; rows R29, R38, R47 then apply), instead of
@@ -200,6 +211,7 @@ type env struct {
 	busyWait    time.Duration
 	onWait      func(lock string, holder Holder, deadline time.Time)
 	onBreak     func(lock string, dead Holder)
+	onIncident  func(lock, event string, err error)
 	onStep      func(Step)
 	afterCommit func(h *Hold) error
 	restore     Restorer
@@ -219,7 +231,7 @@ func (o Options) env() *env {
 	e := &env{
 		host: o.Host, now: o.Now, rand: o.rand, timeout: o.Timeout,
 		poll: o.PollInterval, busyWait: o.UnlockBusyWait,
-		onWait: o.OnWait, onBreak: o.OnBreak,
+		onWait: o.OnWait, onBreak: o.OnBreak, onIncident: o.OnIncidentError,
 		onStep: o.onStep, afterCommit: o.afterCommit,
 		restore: o.restore, onRestore: o.onRestore, onDoubled: o.onDoubled,
 		exclusive: o.ExclusiveCreate,

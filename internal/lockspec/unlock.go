@@ -48,7 +48,8 @@ func Unlock(ctx context.Context, fsys vfs.FS, name string, judged Holder, force 
 		switch out.result {
 		case breakDone:
 			if mode == breakForce {
-				_ = e.incident(fsys, n, EventForce, judged, 0) // a record only: the lock is gone
+				// A record only: the lock is gone whatever the append does.
+				e.tellIncident(n.lock, EventForce, e.incident(fsys, n, EventForce, judged, 0))
 			}
 			return nil
 		case breakChanged, breakGone:
