@@ -20,6 +20,12 @@ var (
 	// ErrNotALock is matched by [Unlock]'s error when the lock name holds
 	// a directory: nothing is moved or removed.
 	ErrNotALock = lockspec.ErrNotALock
+	// ErrReservedName is matched by the error of [Acquire] and [Update]
+	// when the file to guard is named as one the lock writes for another
+	// file: its lock (`ok.lock`), a name beside a lock
+	// (`ok.lock.incidents.jsonl`), a temp or keep file of another file's
+	// commit (`ok.tmp-<host>-<pid>-<hex>`). Nothing is touched.
+	ErrReservedName = lockspec.ErrReservedName
 )
 
 // TimeoutError is returned when a writer waited out its timeout for a lock

@@ -608,6 +608,12 @@ var mutations = []mutation{
 	{"kernel: Update skips the folder sync", "commit",
 		`return vfs.SyncDir(fsys, path.Dir(name))`,
 		`_ = path.Dir; return nil`},
+	{"kernel: guard a name that is another file's lock", "Acquire",
+		`if err := checkGuarded(name); err != nil {`,
+		`if err := checkGuarded(name); false && err != nil {`},
+	{"lockspec: guard a name that is another file's lock", "env.acquire",
+		`if err := checkGuarded(name); err != nil {`,
+		`if err := checkName(name); err != nil {`},
 	// The fail-safe lock's incident log (internal/lockspec incident.go).
 	{"lockspec: a timeout appends no incident", "env.acquirePinned",
 		`te.Incident = e.incident(fsys, n, EventTimeout, held, te.Waited)`,

@@ -31,7 +31,9 @@ var errNoLinks = errors.New("no hard links")
 
 // Acquire is locking.Acquire: the spec's Acquire (The steps; rows R01,
 // R02, R04-R07, R13), then the settle of a guarded file listed twice
-// (doubled.go).
+// (doubled.go). A name that is another file's lock, or a name beside a
+// lock or another file's commit, is refused before anything is touched
+// (ErrReservedName, reserved.go).
 func Acquire(ctx context.Context, fsys vfs.FS, name string, opts Options) (*Hold, error) {
 	e := opts.env().forFS(fsys)
 	return e.acquire(ctx, fsys, name, time.Now().Add(e.timeout))
@@ -46,7 +48,7 @@ func checkName(name string) error {
 
 // acquire runs Acquire until the deadline (real clock).
 func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline time.Time) (*Hold, error) {
-	if err := checkName(name); err != nil {
+	if err := checkGuarded(name); err != nil {
 		return nil, err
 	}
 	if err := e.checkLabels(LockName(name)); err != nil {

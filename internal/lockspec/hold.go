@@ -117,15 +117,16 @@ func (h *Hold) Commit(data ...[]byte) error {
 // same fence before its rename, then a sync of its folder (spec: Hold and
 // commit, the board write). data is the content in parts, as for
 // [Hold.Commit]. It returns ErrLockLost, writing nothing, when the fence
-// refuses, and a *NotSyncedError when the rename landed but the folder sync
-// failed. No step is reported. The acquire's sweep never touches its temp
+// refuses, a *NotSyncedError when the rename landed but the folder sync
+// failed, and an error matching [ErrReservedName], writing nothing, when
+// name is another file's lock or a name beside one. No step is reported. The acquire's sweep never touches its temp
 // files (they are beside name, not the lock); WriteFenced itself removes
 // those of name's whose owner is on this host and provably dead before it
 // writes (sweepTemps); and when its folder lists name more than once (a
 // power cut inside an exFAT rename), the extra entries go after the fence,
 // right before the rename (doubled.go), an error of theirs writing nothing.
 func (h *Hold) WriteFenced(name string, data ...[]byte) error {
-	if err := checkName(name); err != nil {
+	if err := checkGuarded(name); err != nil {
 		return err
 	}
 	if !h.released {

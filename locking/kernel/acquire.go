@@ -27,12 +27,17 @@ import (
 // its append given up on ([Options] IncidentWait); a *[HeldError]
 // (ErrHeld) at once under single_flight; a *[UnsupportedError]
 // (ErrUnsupported) where the volume has no kernel lock or one that does
-// not exclude; a *[LabelError] for a bad label; the context's error,
+// not exclude; a *[LabelError] for a bad label; a *fs.PathError matching
+// [ErrReservedName] for a name this lock writes for another file
+// (`ok.lock`, `ok.tmp`), nothing touched; the context's error,
 // wrapped, when ctx ends during the wait; the file system's errors
 // (*fs.PathError) otherwise.
 func Acquire(ctx context.Context, fsys vfs.FS, name string, o Options) (*Hold, error) {
 	lock := name + lockSuffix
 	if err := check(lock, o); err != nil {
+		return nil, err
+	}
+	if err := checkGuarded(name); err != nil {
 		return nil, err
 	}
 	f, err := fsys.OpenFile(lock, os.O_RDWR|os.O_CREATE, 0o644)

@@ -20,12 +20,13 @@ const (
 )
 
 // The suffixes of the files beside name: the lock, the Windows sidecar
-// and its temp file, the incident log.
+// and its temp file, the incident log, Update's temp file.
 const (
 	lockSuffix      = ".lock"
 	sidecarSuffix   = ".lock.holder.json"
 	sidecarTmp      = ".lock.holder.json.tmp"
 	incidentsSuffix = ".lock.incidents.jsonl"
+	tmpSuffix       = ".tmp" // Update's temp file, beside name
 )
 
 func (l layout) resolve() layout {

@@ -52,7 +52,7 @@ func commit(fsys vfs.FS, name string, fn func(old []byte) ([]byte, error)) error
 	if err != nil {
 		return err
 	}
-	tmp := name + ".tmp"
+	tmp := name + tmpSuffix
 	if err := writeSynced(fsys, tmp, data); err != nil {
 		_ = fsys.Remove(tmp)
 		return err
