@@ -107,8 +107,10 @@ func (e *env) ownerDead(o owner, n names) bool {
 // holding more than one entry, or an entry that is not a regular file, is
 // left alone; so is one whose marker's kernel lock a process holds (a live
 // owner's lock moved there by a breaker that died before its put-back, or
-// an owner of another pid namespace staging its lock). Where this process
-// takes kernel locks, the marker's is held from its try through its move
+// an owner of another pid namespace staging its lock), but for an rmdir
+// once this sweep's handle on the marker is closed, which goes only if
+// the owner removed its marker meanwhile. Where this process takes kernel
+// locks, the marker's is held from its try through its move
 // out of the directory (moveAsideAndRemove, as for a name), so an owner
 // that takes the marker's lock just after its create finds the name gone
 // and stages again (createHeld): released before the move, its lock would
@@ -134,8 +136,19 @@ func (e *env) removeDirLeftover(fsys vfs.FS, n names, name string) {
 		}
 		switch err := vfs.TryLock(f, marker); {
 		case heldElsewhere(err):
+			// Its owner lives, in whatever pid namespace. It may have
+			// dropped its marker while this handle was open (a publish
+			// that did not land removes the marker, then the
+			// directory): a FUSE volume keeps a file removed while open
+			// as a .fuse_hidden* name in its folder until the last
+			// handle closes, so the owner's rmdir was refused, and the
+			// directory is empty only once this handle is closed. The
+			// rmdir here removes it then; the owner's marker still there
+			// keeps it, and a directory already renamed to the lock
+			// name is not at this name.
 			f.Close()
-			return // its owner lives, in whatever pid namespace
+			_ = fsys.Remove(name) // rmdir: only while empty
+			return
 		case err == nil:
 			held = f
 		default:
