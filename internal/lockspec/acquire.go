@@ -266,6 +266,11 @@ func (h *Hold) publish(ctx context.Context) error {
 	}
 	e.step(StepAcquireOpened)
 	k, key, kerr := e.holdKernelLock(fsys, f, n.lock)
+	if errors.Is(kerr, errNameContested) {
+		// A judge's probe kept it: go on without a kernel lock (the
+		// record claims none) rather than leave an empty lock behind.
+		kerr = nil
+	}
 	if kerr != nil {
 		// errNameLost: the empty lock just made was removed (unlock
 		// --force); the name is free again, or another's.

@@ -25,10 +25,20 @@ import (
 // taken, and removed it. The creator makes another.
 var errNameLost = errors.New("locking: a name just created was removed before its kernel lock was taken")
 
+// errNameContested reports that another handle kept the kernel lock of a
+// name just created past kernelLockPatience: a judge's probe slowed by load,
+// or a sweep to which the creator's pid is gone (another pid namespace's)
+// that holds it while it moves the name out. A creator of a name beside
+// the lock (createHeld) drops it and makes another; the lock itself,
+// whose creator must not leave an empty lock behind, goes on without.
+var errNameContested = errors.New("locking: another handle kept the kernel lock of a name just created")
+
 // kernelLockPatience bounds how long an owner waits for the kernel lock of
-// a file it has just created: only a judge's probe can hold it, for the
-// time of one read. Past it the owner goes on without one (its record then
-// claims none): never a block, never a false proof.
+// a file it has just created: only a judge's probe (the time of one read)
+// or a sweep (the time of a move and a removal) can hold it. Past it the
+// owner of a name beside the lock makes another, and the lock's owner goes
+// on without one (its record then claims none): never a block, never a
+// false proof.
 const kernelLockPatience = 50 * time.Millisecond
 
 // holdKernelLock takes the kernel lock of the file that f, the handle that
@@ -37,10 +47,11 @@ const kernelLockPatience = 50 * time.Millisecond
 // file, and checks that the lock excludes f's own handle (a volume whose
 // locks do not exclude a second open proves nothing). It returns the
 // locked handle, to keep open while the name is the owner's, and the file's
-// key. It returns nil and no error where the volume has no such lock, the
-// FS cannot say the file's key, or a judge kept it longer than
-// kernelLockPatience: the caller then claims no kernel lock. It returns
-// errNameLost when the name was removed meanwhile.
+// key. It returns nil and no error where the volume has no such lock or
+// the FS cannot say the file's key: the caller then claims no kernel lock.
+// It returns errNameLost when the name was removed meanwhile, and
+// errNameContested when another handle kept its lock longer than
+// kernelLockPatience.
 //
 // Only a process that is its host's own takes kernel locks: a Host that is
 // no [IdentityHost] (a test's fake processes, goroutines of one real
@@ -64,8 +75,11 @@ func (e *env) holdKernelLock(fsys vfs.FS, f vfs.File, name string) (vfs.File, vf
 	if err != nil {
 		return nil, vfs.FileKey{}, nil
 	}
-	if !lockPatiently(k, name) {
+	if err := lockWithin(k, name); err != nil {
 		k.Close()
+		if heldElsewhere(err) {
+			return nil, vfs.FileKey{}, errNameContested
+		}
 		return nil, vfs.FileKey{}, nil
 	}
 	// The lock is ours: a sweep that removed the name did so holding it,
@@ -99,16 +113,18 @@ func (e *env) kernelLocks() bool {
 
 // lockPatiently takes k's exclusive kernel lock, trying again while
 // another handle holds it (a judge's probe) for up to kernelLockPatience.
-func lockPatiently(k vfs.File, name string) bool {
+func lockPatiently(k vfs.File, name string) bool { return lockWithin(k, name) == nil }
+
+// lockWithin is lockPatiently's try: nil once k's lock is taken, else the
+// last TryLock's error (one that heldElsewhere reads as another handle's
+// lock when kernelLockPatience ran out).
+func lockWithin(k vfs.File, name string) error {
 	deadline := time.Now().Add(kernelLockPatience)
 	wait := 20 * time.Microsecond
 	for {
 		err := vfs.TryLock(k, name)
-		if err == nil {
-			return true
-		}
-		if !heldElsewhere(err) || !time.Now().Before(deadline) {
-			return false
+		if err == nil || !heldElsewhere(err) || !time.Now().Before(deadline) {
+			return err
 		}
 		time.Sleep(wait)
 		wait = min(2*wait, time.Millisecond)
@@ -182,8 +198,10 @@ func excludesSecondOpen(fsys vfs.FS, name string, key vfs.FileKey) bool {
 
 // createHeld makes a file by an exclusive create under the name newName
 // gives, and takes its kernel lock before anything is written
-// (holdKernelLock). When a sweep removed the name in the moment before, it
-// makes another, at most maxNamesLost times. It returns the name, the
+// (holdKernelLock). When a sweep removed the name in the moment before, or
+// another handle kept its kernel lock past kernelLockPatience (the name
+// then removed by this owner), it makes another, at most maxNamesLost
+// times; the last contested one it keeps, with no kernel lock. It returns the name, the
 // handle open for writing and the kernel lock's handle (nil where there is
 // none); the caller closes both, the kernel lock's once the name is no
 // longer its own (removed or renamed over the guarded file).
@@ -198,8 +216,17 @@ func (e *env) createHeld(fsys vfs.FS, newName func() (string, error)) (string, v
 			return "", nil, nil, vfs.FileKey{}, err
 		}
 		k, key, err := e.holdKernelLock(fsys, f, name)
-		if err == nil {
+		switch {
+		case err == nil:
 			return name, f, k, key, nil
+		case errors.Is(err, errNameContested) && lost == maxNamesLost:
+			return name, f, nil, vfs.FileKey{}, nil // go on without, as the lock's owner does
+		case errors.Is(err, errNameContested):
+			// A sweep may be moving it out: drop it (its name is this
+			// attempt's alone) and make another.
+			f.Close()
+			_ = fsys.Remove(name)
+			continue
 		}
 		f.Close() // errNameLost: a sweep took the name; it is gone
 		if lost == maxNamesLost {
