@@ -7,8 +7,10 @@
 // A [Format] names the keys and an element's fields; each format package
 // keeps its own write (its encode) and its own errors.
 //
-// Two paths read a document. The plain path (plain.go) is encoding/json
-// alone: it decides every error and its message. The fast path (fast.go and
+// Two paths read a document. The plain path (plain.go) is encoding/json,
+// which decides every error and its message, and one check of its own: a
+// key of the top level given twice is refused (dupkeys.go), where
+// encoding/json would keep the last and a rewrite lose the first. The fast path (fast.go and
 // split.go, one seam: [Parse] and [Prepare] try it first) reads the common
 // shape as pa writes it by hand, with internal/jsonscan's lexer, two halves
 // of a large array at once, and writes an append as a splice of the bytes

@@ -7,7 +7,7 @@ import (
 )
 
 // This file is the fast path, the one seam between the plain path
-// (plain.go, encoding/json alone) and what makes an append scale with the
+// (plain.go, encoding/json and its duplicate-key check) and what makes an append scale with the
 // file (bench: Growth). Everything in it may say "not sure" (ok false),
 // never an error: the caller then takes the plain path.
 //

@@ -33,8 +33,9 @@ type Values struct {
 // pointer to a struct with the version, the optional next integer and the
 // array as []json.RawMessage, tagged with the format's keys): the plain
 // path decodes into it, so encoding/json's rules (keys matched without
-// regard to case, the last of duplicates kept, no unknown key) are the
-// format's.
+// regard to case, no unknown key) are the format's, but for a key of the
+// top level given twice, which encoding/json keeps the last of and the
+// plain path refuses (a *DuplicateKeyError).
 type Header interface {
 	// Parts returns the decoded version, the next integer (nil when the
 	// format has none or the document leaves it out) and the array (nil

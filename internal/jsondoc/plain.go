@@ -13,11 +13,12 @@ import (
 // errTrailing is data after the document's object.
 var errTrailing = errors.New("data after the JSON object")
 
-// parsePlain is the plain path: the document by encoding/json alone, which
+// parsePlain is the plain path: the document by encoding/json, which
 // decides every error and its message, but for a key of the top level
 // given twice, which encoding/json takes (keeping the last) and this
-// refuses with a *DuplicateKeyError: a rewrite would lose the first. It copies nothing of data but the
-// elements' bytes, which encoding/json hands over as its own.
+// refuses with a *DuplicateKeyError (topLevelDuplicate): a rewrite would
+// lose the first. It copies nothing of data but the elements' bytes, which
+// encoding/json hands over as its own, and the top-level keys.
 func parsePlain[E any](f *Format[E], data []byte) (Doc[E], error) {
 	f.layout() // checks the format, as the fast path does
 	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
