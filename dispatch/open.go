@@ -65,7 +65,9 @@ func (e *NotOnBoardError) Unwrap() error { return e.Err }
 //
 // Errors: an *estate.AgentError or spawnlog.ErrTitleNotUTF8 (nothing
 // touched); an *estate.SpellingError (nothing written: no folder made, no
-// lock taken); a *board.CorruptError for the board or a *spawnlog.CorruptError (nothing written); the lock's errors
+// lock taken); an *estate.NameRefusedError when the volume cannot hold the
+// agent's name as a folder name (agents/a:b on exFAT; no agent folder
+// made); a *board.CorruptError for the board or a *spawnlog.CorruptError (nothing written); the lock's errors
 // ([spawnlog.Append]); and, once the record has landed, a
 // *locking.NotSyncedError (a folder sync failed after the spawn-log's or
 // the board's rename: both writes landed) or a *NotOnBoardError naming its

@@ -49,18 +49,26 @@ func (e *NameRefusedError) Unwrap() error { return e.Err }
 // nameRefused is a *NameRefusedError when err, the error of making
 // agents/<agent>, is the volume refusing that name: ENOENT (exfat-fuse),
 // EINVAL, EILSEQ or, on Windows, ERROR_INVALID_NAME, while agents/ is a
-// folder and agents/<agent> is still missing. Anything else (agents/ gone,
+// folder and agents/<agent> is still missing (its lstat says not found, or
+// refuses the name as the mkdir did). Anything else (agents/ gone,
 // a refusal to write, a full volume) is err as it was.
 func nameRefused(fsys vfs.FS, agent string, err error) error {
-	if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.EINVAL) &&
-		!errors.Is(err, syscall.EILSEQ) && !invalidNameErrno(err) {
+	if !errors.Is(err, fs.ErrNotExist) && !refusedName(err) {
 		return err
 	}
 	if fi, lerr := fsys.Lstat(AgentsDir); lerr != nil || !fi.IsDir() {
 		return err
 	}
-	if _, lerr := fsys.Lstat(AgentDir(agent)); !errors.Is(lerr, fs.ErrNotExist) {
+	// Still missing: not found, or its lstat refused the name too (as
+	// Windows' os.Root does for a '?').
+	if _, lerr := fsys.Lstat(AgentDir(agent)); !errors.Is(lerr, fs.ErrNotExist) && !refusedName(lerr) {
 		return err
 	}
 	return &NameRefusedError{Agent: agent, Err: err}
+}
+
+// refusedName reports the errnos of a name a volume cannot hold: EINVAL,
+// EILSEQ and, on Windows, ERROR_INVALID_NAME.
+func refusedName(err error) bool {
+	return err != nil && (errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.EILSEQ) || invalidNameErrno(err))
 }

@@ -3,6 +3,8 @@ package estate_test
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -95,6 +97,59 @@ func TestMakeAgentDirOtherErrorsAreNotTheName(t *testing.T) {
 		})
 		if err := estate.MakeAgentDir(f, "a"); !errors.Is(err, syscall.EINVAL) || errors.Is(err, estate.ErrInvalidAgent) {
 			t.Fatalf("MakeAgentDir: %v; want EINVAL as it was", err)
+		}
+	})
+}
+
+// Each character exFAT, FAT and NTFS refuse in a name brings the list of
+// them into the error.
+func TestMakeAgentDirNameRefusedListsTheCharacters(t *testing.T) {
+	for _, c := range `:*?"<>|` {
+		agent := "a" + string(c) + "b"
+		f := refusing(t, agent, syscall.ENOENT)
+		if err := estate.MakeAgentDir(f, agent); !errors.Is(err, estate.ErrInvalidAgent) || !strings.HasSuffix(err.Error(), `; exFAT, FAT and NTFS hold none of : * ? " < > | in a name`) {
+			t.Errorf("MakeAgentDir(%q) = %v; want a refusal listing the characters", agent, err)
+		}
+	}
+}
+
+// The folder is still missing when its lstat refuses the name as its mkdir
+// did (Windows' os.Root does for '?'): a refusal too. An lstat that fails
+// otherwise (a permission) leaves the mkdir's error as it was, and so does
+// an agents/ that is no folder of its own (a symbolic link to one).
+func TestMakeAgentDirLstatOfTheRefusedName(t *testing.T) {
+	t.Run("lstat refuses the name too", func(t *testing.T) {
+		f := refusing(t, "a?b", syscall.EINVAL)
+		f.Fail(faultfs.Rule{Op: faultfs.OpStat, Match: estate.AgentDir("a?b"), Err: syscall.EINVAL})
+		var nr *estate.NameRefusedError
+		if err := estate.MakeAgentDir(f, "a?b"); !errors.As(err, &nr) {
+			t.Fatalf("MakeAgentDir: %v; want a *NameRefusedError", err)
+		}
+	})
+	t.Run("lstat not permitted", func(t *testing.T) {
+		f := refusing(t, "a?b", syscall.EINVAL)
+		f.Fail(faultfs.Rule{Op: faultfs.OpStat, Match: estate.AgentDir("a?b"), Err: syscall.EACCES})
+		if err := estate.MakeAgentDir(f, "a?b"); !errors.Is(err, syscall.EINVAL) || errors.Is(err, estate.ErrInvalidAgent) {
+			t.Fatalf("MakeAgentDir: %v; want EINVAL as it was", err)
+		}
+	})
+	t.Run("agents is a symbolic link", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("real", filepath.Join(dir, estate.AgentsDir)); err != nil {
+			t.Skip(err)
+		}
+		o, err := osfs.New(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = o.Close() })
+		f := faultfs.New(o)
+		f.Fail(faultfs.Rule{Op: faultfs.OpMkdir, Match: estate.AgentDir("a:b"), Err: syscall.ENOENT})
+		if err := estate.MakeAgentDir(f, "a:b"); !errors.Is(err, syscall.ENOENT) || errors.Is(err, estate.ErrInvalidAgent) {
+			t.Fatalf("MakeAgentDir: %v; want ENOENT as it was", err)
 		}
 	})
 }
