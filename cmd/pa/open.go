@@ -222,7 +222,7 @@ func openError(fsys vfs.FS, a advice, wait time.Duration, rec spawnlog.Record, e
 			then(n.lead), rec.ID, reason(agent, err), n.or("the lock is free now"))
 	case lockFault(agent, err):
 		n := a.now(fsys, opts)
-		return fail(exitProblem, "%slock error: %s; nothing was written; %s", then(n.lead), reason(agent, err), n.or(tryAgain(err)))
+		return fail(exitProblem, "%slock error: %s; nothing was written; %s", then(n.lead), reason(agent, err), n.orTryAgain(err))
 	case dispatch.IsUnreadable(err) && !osfs.IsEscape(err):
 		// The spawn-log or board cannot be read as a file (a directory in
 		// its place, say): bad input, in board check's words.

@@ -213,10 +213,10 @@ func repairError(fsys vfs.FS, a advice, wait time.Duration, added []board.Item, 
 		return fail(exitUsage, "%s", plainError(agent, err))
 	case lockFault(agent, err):
 		n := a.now(fsys, opts)
-		return fail(exitProblem, "%slock error: %s; nothing was written; %s", then(n.lead), reason(agent, err), n.or(tryAgain(err)))
+		return fail(exitProblem, "%slock error: %s; nothing was written; %s", then(n.lead), reason(agent, err), n.orTryAgain(err))
 	case boardWriteFault(agent, err):
 		n := a.now(fsys, opts)
-		return fail(exitProblem, "%swriting %s failed: %s; nothing was written; %s", then(n.lead), boardName, reason(agent, err), n.or(tryAgain(err)))
+		return fail(exitProblem, "%swriting %s failed: %s; nothing was written; %s", then(n.lead), boardName, reason(agent, err), n.orTryAgain(err))
 	case dispatch.IsUnreadable(err) && !osfs.IsEscape(err):
 		// The spawn-log or board cannot be read as a file (a directory in
 		// its place, say): bad input, in board check's words.

@@ -196,7 +196,11 @@ func (c *unlockCmd) unlockOne(ctx context.Context, fsys vfs.FS, a advice, opts l
 		return true, fail(exitProblem, "%sunlock failed: %s; nothing removed; %s", then(a.now(fsys, opts).lead), r, again)
 	case lockFault(agent, err):
 		n := a.now(fsys, opts)
-		return true, fail(exitProblem, "%sunlock failed: %s; %s", then(n.lead), reason(agent, err), n.or("the lock is free now"))
+		tail := n.or("the lock is free now")
+		if readOnly(err) {
+			tail = readOnlyVolume // its own unlock again would fail the same way
+		}
+		return true, fail(exitProblem, "%sunlock failed: %s; %s", then(n.lead), reason(agent, err), tail)
 	}
 	return true, a.lockError(err, 0)
 }
