@@ -3,6 +3,7 @@ package incidentlog
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"sync/atomic"
 
@@ -54,12 +55,51 @@ func appendOne(f vfs.File, name string, data []byte, limit int64, d *Drops) erro
 	if !fi.Mode().IsRegular() {
 		return &fs.PathError{Op: "append", Path: name, Err: vfs.ErrNotRegular}
 	}
+	if tornTail(f, fi.Size()) {
+		// A row cut short (a power cut, a hand edit) ends the log with no
+		// newline: this row starts on a line of its own, not glued to it.
+		data = append([]byte{'\n'}, data...)
+	}
 	if fi.Size()+int64(len(data)) > limit {
 		d.n.Add(1)
 		return ErrFull
 	}
 	_, err = f.Write(data)
 	return err
+}
+
+// tornTail reports whether the log f, size bytes long, ends with a byte
+// that is not a newline, as read through f (or the file a wrapper of it
+// wraps) where it can read at an offset: the real OS's. Where it cannot,
+// or the read fails, it is false. Two appenders that both find it torn
+// leave a blank line, which a reader passes over.
+func tornTail(f vfs.File, size int64) bool {
+	if size == 0 {
+		return false
+	}
+	r := readerAtOf(f)
+	if r == nil {
+		return false
+	}
+	var last [1]byte
+	n, _ := r.ReadAt(last[:], size-1)
+	return n == 1 && last[0] != '\n'
+}
+
+// readerAtOf is f, or the file a wrapper of it wraps (Unwrap() vfs.File),
+// that can read at an offset; nil when none can.
+func readerAtOf(f vfs.File) io.ReaderAt {
+	for range 8 {
+		if r, ok := f.(io.ReaderAt); ok {
+			return r
+		}
+		u, ok := f.(interface{ Unwrap() vfs.File })
+		if !ok {
+			return nil
+		}
+		f = u.Unwrap()
+	}
+	return nil
 }
 
 // Line returns row's JSON line, newline included, at most MaxRow bytes

@@ -76,3 +76,32 @@ func TestLineBound(t *testing.T) {
 		t.Errorf("Line = %d bytes %.40q", len(got), got)
 	}
 }
+
+// TestAppendAfterATornRow: a log whose last row was cut short (no newline:
+// a power cut, a hand edit) gets the next row on a line of its own, so
+// that the reader skips the torn one and lists the new one; a log that
+// ends with its newline gets none more.
+func TestAppendAfterATornRow(t *testing.T) {
+	fsys, dir := newFS(t)
+	enc := func(n int64) []byte { return Line(row{Kind: "k", N: 7}, nil) }
+	if err := os.WriteFile(dir+"/log", []byte(`{"kind":"k","n":1}`+"\n"+`{"kind":"k","n`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var d Drops
+	for range 2 {
+		if err := Append(fsys, "log", Cap, &d, enc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Read(fsys, "log", isRow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rows) != 3 || got.Rows[1].N != 7 || got.Rows[2].N != 7 || got.Skipped != 1 {
+		t.Errorf("rows %+v, %d skipped; want the first, the two new ones, and the torn one skipped", got.Rows, got.Skipped)
+	}
+	data, _ := os.ReadFile(dir + "/log")
+	if strings.Contains(string(data), "\n\n") {
+		t.Errorf("log %q has a blank line: a row was put on a line of its own twice", data)
+	}
+}

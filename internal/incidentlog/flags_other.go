@@ -4,6 +4,6 @@ package incidentlog
 
 import "os"
 
-// AppendFlags are the os.OpenFile flags of [Append]: write-only, append,
-// create.
-const AppendFlags = os.O_WRONLY | os.O_APPEND | os.O_CREATE
+// AppendFlags are the os.OpenFile flags of [Append]: read-write (its last
+// byte is read: tornTail), append, create.
+const AppendFlags = os.O_RDWR | os.O_APPEND | os.O_CREATE
