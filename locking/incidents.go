@@ -63,9 +63,11 @@ type Incident = lockspec.Incident
 type IncidentParty = lockspec.IncidentParty
 
 // Incidents is what [ReadIncidents] read: Rows (newest last), Skipped
-// (lines that were no row) and Truncated (the log was longer than
+// (lines that were no row), Truncated (the log was longer than
 // IncidentCap+MaxIncidentRow bytes, the most read: the last ones, the
-// newest rows, where the file can seek).
+// newest rows, where the file can seek) and Full (the log is within
+// MaxIncidentRow bytes of IncidentCap: new rows are dropped, not
+// recorded, until it is moved aside).
 type Incidents = lockspec.Incidents
 
 // IncidentsName is the incident log of the lock on name:

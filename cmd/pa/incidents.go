@@ -33,7 +33,8 @@ what to do next. Every value is shown as pa dispatch list shows one
 "agent". A line of the log that is no row (torn, too long, not JSON) is
 skipped and counted on stderr; a log longer than its cap (1 MiB and a row)
 is read from its end, so that its newest rows are the ones listed, and
-stderr says so. Without --agent, an agent whose incident log cannot be read
+stderr says so; a log at its cap takes no new rows (they are dropped), and
+stderr says that too, naming the log to move aside. Without --agent, an agent whose incident log cannot be read
 (not a file) is named on stderr and the other agents go on. Writes nothing.
 
 Exit codes: 0 listed (none is no error); 1 usage or bad input (a bad agent
@@ -79,6 +80,10 @@ func (c *incidentsCmd) Run(ctx context.Context, g *globals, out *output) error {
 	for _, a := range got.cut {
 		fmt.Fprintf(out.stderr, "pa: the incident log of %s is longer than its cap: only its newest rows were read\n", listValue(a))
 	}
+	for _, a := range got.full {
+		fmt.Fprintf(out.stderr, "pa: the incident log of %s is at its cap (1 MiB): new incidents are dropped, not recorded; move %s aside to record them again\n",
+			listValue(a), estate.Display(a, locking.IncidentsName(estate.SpawnLogPath(a))))
+	}
 	if c.JSON {
 		if _, err := fmt.Fprintf(out.stdout, "%s\n", marshalJSON(got.rows)); err != nil {
 			return err
@@ -109,6 +114,7 @@ type incidentsRead struct {
 	rows    []incidentRow
 	skipped int      // lines that were no row
 	cut     []string // agents whose log was longer than its cap
+	full    []string // agents whose log is at its cap: it records no more
 	failed  []string // an agent's log that could not be read, as a line
 }
 
@@ -127,6 +133,9 @@ func readIncidents(fsys vfs.FS, agents []string, from time.Time) incidentsRead {
 		out.skipped += got.Skipped
 		if got.Truncated {
 			out.cut = append(out.cut, agent)
+		}
+		if got.Full {
+			out.full = append(out.full, agent)
 		}
 		for _, r := range got.Rows {
 			if t, ok := incidentTime(r); from.IsZero() || ok && !t.Before(from) {

@@ -149,3 +149,25 @@ func TestPartyTextOfAnUnreadableHolder(t *testing.T) {
 		}
 	}
 }
+
+// An incident log at its cap records no more rows: `pa dispatch incidents`
+// says so on stderr, naming the log to move aside, and lists its rows as
+// ever; one row short of it, it says nothing.
+func TestIncidentsSaysALogAtItsCap(t *testing.T) {
+	c := binClasses[0]
+	home := t.TempDir()
+	if r := c.run(t, home, "dispatch", "open", "--agent", "demo"); r.code != 0 {
+		t.Fatalf("first open: exit %d, %q", r.code, r.stderr)
+	}
+	row := `{"kind":"file_lock_incident_v0","event":"timeout","time":"2026-01-01T00:00:00Z","operator_action":"` + strings.Repeat("x", 900) + `"}` + "\n"
+	const want = "pa: the incident log of demo is at its cap (1 MiB): new incidents are dropped, not recorded; move agents/demo/spawn-log.json.lock.incidents.jsonl aside to record them again\n"
+	rows := (locking.IncidentCap - 4096) / len(row) // room left for the longest row
+	appendTo(t, incidentsLog(home), strings.Repeat(row, rows))
+	if r := c.run(t, home, "dispatch", "incidents", "--agent", "demo"); r.code != 0 || r.stderr != "" || strings.Count(r.stdout, "\n") != rows {
+		t.Errorf("below the cap: exit %d, %d lines, stderr %q; want exit 0, %d rows, nothing on stderr", r.code, strings.Count(r.stdout, "\n"), r.stderr, rows)
+	}
+	appendTo(t, incidentsLog(home), row+row+row+row+row)
+	if r := c.run(t, home, "dispatch", "incidents", "--agent", "demo"); r.code != 0 || r.stderr != want || strings.Count(r.stdout, "\n") != rows+5 {
+		t.Errorf("at the cap: exit %d, %d lines, stderr %q; want exit 0, %d rows and %q", r.code, strings.Count(r.stdout, "\n"), r.stderr, rows+5, want)
+	}
+}

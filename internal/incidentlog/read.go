@@ -23,6 +23,11 @@ type Rows[T any] struct {
 	// the open file can seek (an io.Seeker: the real OS's); else its
 	// first ones.
 	Truncated bool
+	// Full is true when the file is within MaxRow bytes of Cap (or past
+	// it): an append that would pass Cap is dropped ([ErrFull]), so new
+	// rows are no longer recorded, or only the shortest; moving the log
+	// aside starts a new one.
+	Full bool
 }
 
 // Read reads the log name without taking any lock, and reads any content
@@ -71,6 +76,7 @@ func Read[T any](fsys vfs.FS, name string, isRow func(*T) bool) (Rows[T], error)
 	out := Parse(data, isRow)
 	out.Skipped += torn
 	out.Truncated = tail || fi.Size() > limit
+	out.Full = fi.Size() > Cap-MaxRow
 	return out, nil
 }
 

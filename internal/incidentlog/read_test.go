@@ -71,3 +71,21 @@ func TestReadKeepsTheNewestRows(t *testing.T) {
 		t.Errorf("%d lines skipped; want at most the torn one where the read began", got.Skipped)
 	}
 }
+
+// TestReadSaysFull: Full is true once the log is within MaxRow bytes of
+// Cap, where the longest row no longer fits, and false a byte before.
+func TestReadSaysFull(t *testing.T) {
+	fsys, dir := newFS(t)
+	for _, tc := range []struct {
+		size int
+		full bool
+	}{{Cap - MaxRow, false}, {Cap - MaxRow + 1, true}, {Cap, true}} {
+		if err := os.WriteFile(dir+"/log", bytes.Repeat([]byte("\n"), tc.size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read(fsys, "log", isRow)
+		if err != nil || got.Full != tc.full {
+			t.Errorf("%d bytes: Full %v, %v; want %v", tc.size, got.Full, err, tc.full)
+		}
+	}
+}

@@ -9,7 +9,8 @@ import (
 // (oldest first, newest last), how many lines were Skipped (torn, longer
 // than [MaxIncidentRow], not JSON, not of [IncidentKind]) and whether it
 // was Truncated (longer than IncidentCap+MaxIncidentRow bytes, the most
-// read: the last ones, the newest rows, where the file can seek).
+// read: the last ones, the newest rows, where the file can seek) or Full
+// (within MaxIncidentRow bytes of IncidentCap: new rows are dropped).
 type Incidents = incidentlog.Rows[Incident]
 
 // ReadIncidents reads the incident log of the lock on name (the guarded

@@ -17,6 +17,11 @@ type Incidents struct {
 	// (the newest rows) where its open file can seek, as the real OS's
 	// can; else its first ones.
 	Truncated bool
+	// Full is true when the log is within MaxIncidentRow bytes of
+	// IncidentCap: a row that would pass the cap is dropped
+	// (ErrIncidentsFull), so new rows are no longer recorded; moving the
+	// log aside starts a new one.
+	Full bool
 }
 
 // ReadIncidents reads the incident log of name ("<name>.lock.incidents.jsonl")
