@@ -58,7 +58,9 @@ type UpdateFunc = lockspec.UpdateFunc
 // caller's to say); ctx.Err() when ctx ends first; a *fs.PathError
 // matching fs.ErrInvalid when name is not a valid path, or
 // [ErrReservedName] when it is another file's lock or a name beside one
-// (`ok.lock`, `ok.lock.incidents.jsonl`), nothing touched; the FS's error (a
+// (`ok.lock`, `ok.lock.incidents.jsonl`), nothing touched; a *fs.PathError
+// for name matching fs.ErrNotExist when its folder does not exist; the
+// FS's error (a
 // *fs.PathError or *os.LinkError) when a file operation fails; from the
 // settle of a name listed twice, an error matching ErrLockLost (the lock
 // was lost while it settled: nothing removed; [Update] takes a fresh

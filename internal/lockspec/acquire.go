@@ -75,6 +75,11 @@ func (e *env) acquire(ctx context.Context, fsys vfs.FS, name string, deadline ti
 // acquirePinned runs the steps of Acquire with the lock's folder pinned.
 func (e *env) acquirePinned(ctx context.Context, fsys vfs.FS, n names, start, deadline time.Time) (*Hold, error) {
 	listed, lerr := e.sweep(fsys, n) // step 1
+	if errors.Is(lerr, fs.ErrNotExist) {
+		// No folder: say so, rather than the missing pending file's name
+		// the publish would meet.
+		return nil, &fs.PathError{Op: "lock", Path: n.target, Err: fmt.Errorf("its folder %s: %w", n.dir, lerr)}
+	}
 	token, err := randomHex(e.rand, 12)
 	if err != nil {
 		return nil, err
