@@ -5,7 +5,8 @@ import "github.com/pa-toolkit/pa/internal/lockspec"
 // Holder is a lock as read from disk and judged (spec: The one automatic
 // break): PID, Hostname (whole and unescaped: escape it before printing),
 // HasHostname, Token, AcquiredAt (the record's string), Age (a
-// time.Duration from AcquiredAt), State, Evidence (what decided the
+// time.Duration since the later of AcquiredAt and the lock file's time,
+// never below 0; it decides nothing), State, Evidence (what decided the
 // state, in words), Mode and Size of the file, and KernelLock and
 // OtherNamespace for the proof of death. It is returned by [Inspect] and
 // carried by the errors, and it remembers the exact bytes it was read
