@@ -86,21 +86,9 @@ func tornTail(f vfs.File, size int64) bool {
 	return n == 1 && last[0] != '\n'
 }
 
-// readerAtOf is f, or the file a wrapper of it wraps (Unwrap() vfs.File),
-// that can read at an offset; nil when none can.
-func readerAtOf(f vfs.File) io.ReaderAt {
-	for range 8 {
-		if r, ok := f.(io.ReaderAt); ok {
-			return r
-		}
-		u, ok := f.(interface{ Unwrap() vfs.File })
-		if !ok {
-			return nil
-		}
-		f = u.Unwrap()
-	}
-	return nil
-}
+// readerAtOf is f, or the file a wrapper of it wraps, that can read at
+// an offset (unwrapTo); nil when none can.
+func readerAtOf(f vfs.File) io.ReaderAt { return unwrapTo[io.ReaderAt](f) }
 
 // Line returns row's JSON line, newline included, at most MaxRow bytes
 // when shorter's row is: when row's line is longer (a hostile holder

@@ -106,19 +106,25 @@ func Parse[T any](data []byte, isRow func(*T) bool) Rows[T] {
 	return out
 }
 
-// seekerOf is f, or the file a wrapper of it wraps (Unwrap() vfs.File, as
-// faultfs's files have), that can seek; nil when none can. Seeking it
-// moves f's offset too: they are one open file.
-func seekerOf(f vfs.File) io.Seeker {
+// seekerOf is f, or the file a wrapper of it wraps, that can seek
+// (unwrapTo); nil when none can. Seeking it moves f's offset too: they
+// are one open file.
+func seekerOf(f vfs.File) io.Seeker { return unwrapTo[io.Seeker](f) }
+
+// unwrapTo is f as a T, or the file a wrapper of it wraps (Unwrap()
+// vfs.File, as faultfs's files have) as a T, at most eight wrappers deep;
+// the zero T when none is one.
+func unwrapTo[T any](f vfs.File) T {
 	for range 8 {
-		if s, ok := f.(io.Seeker); ok {
-			return s
+		if t, ok := f.(T); ok {
+			return t
 		}
 		u, ok := f.(interface{ Unwrap() vfs.File })
 		if !ok {
-			return nil
+			break
 		}
 		f = u.Unwrap()
 	}
-	return nil
+	var zero T
+	return zero
 }

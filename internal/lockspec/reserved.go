@@ -1,11 +1,9 @@
 package lockspec
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"path"
 	"strings"
+
+	"github.com/pa-toolkit/pa/internal/lockname"
 )
 
 // ErrReservedName is matched (errors.Is) by the error of an acquire whose
@@ -16,37 +14,30 @@ import (
 // such a name would let one file's writes replace, or a sweep remove,
 // what another file's lock relies on: Update("ok.lock") would overwrite a
 // live holder's lock of `ok`. Nothing is touched when it is returned.
-var ErrReservedName = errors.New("a name the lock uses for another file")
+var ErrReservedName = lockname.ErrReserved
 
 // checkGuarded is checkName's check for a name to be guarded (Acquire,
-// so Update and UpdateMapped): a *fs.PathError (Op "lock") that wraps
-// ErrReservedName, saying which other file the name belongs to, when
-// name's last element is another file's lock, a name beside a lock, or a
-// temp or keep file of another file's commit.
+// so Update and UpdateMapped, and WriteFenced): a *fs.PathError (Op
+// "lock") that wraps ErrReservedName, saying which other file the name
+// belongs to, when name's last element is another file's lock, a name
+// beside a lock, or a temp or keep file of another file's commit.
 func checkGuarded(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	base := path.Base(name)
-	why := ""
-	switch {
-	case strings.HasSuffix(base, ".lock"):
-		why = "the lock of " + strings.TrimSuffix(base, ".lock")
-	case strings.Contains(base, ".lock."):
-		why = "a name beside the lock of " + base[:strings.Index(base, ".lock.")]
-	default:
-		for _, marker := range []string{".tmp-", ".keep-"} {
-			i := strings.LastIndex(base, marker)
-			if i <= 0 {
-				continue
-			}
+	return lockname.Check(name, commitName)
+}
+
+// commitName says whose temp or keep file base is ("a tmp file of ok"):
+// one that a sweep of that file's lock would take for its own; "" when it
+// is none.
+func commitName(base string) string {
+	for _, marker := range []string{".tmp-", ".keep-"} {
+		if i := strings.LastIndex(base, marker); i > 0 {
 			if k, _ := ownerFromSuffix(base[i+len(marker):]); k == ownerInName {
-				why = "a " + strings.Trim(marker, ".-") + " file of " + base[:i]
+				return "a " + strings.Trim(marker, ".-") + " file of " + base[:i]
 			}
 		}
 	}
-	if why == "" {
-		return nil
-	}
-	return &fs.PathError{Op: "lock", Path: name, Err: fmt.Errorf("%w: it is %s", ErrReservedName, why)}
+	return ""
 }
