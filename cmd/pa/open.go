@@ -252,7 +252,7 @@ func plainError(agent string, err error) string {
 	case errors.As(err, &bc):
 		return estate.Display(agent, bc.Path) + " does not parse: " + bc.Reason()
 	case errors.As(err, &ae):
-		return fmt.Sprintf("%s lists dispatch %d, but the spawn-log's next id is %d: the spawn-log is behind its board (its records were lost, or it is an older copy); nothing was written; put the spawn-log back from a copy, or move the board aside to start both afresh",
+		return fmt.Sprintf("%s lists dispatch %d, but the spawn-log's next id is %d: the spawn-log is behind its board (its records were lost, or it is an older copy); nothing was written; put the spawn-log back from a copy, or move the board aside (keep it) to start a new board from the spawn-log",
 			estate.Display(agent, ae.Path), ae.MaxID, ae.ID)
 	}
 	return termsafe.Escape(err.Error())

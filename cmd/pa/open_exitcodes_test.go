@@ -50,7 +50,7 @@ func TestOpenBehindItsBoardExitsOneAndChangesNothing(t *testing.T) {
 			if log != "" {
 				next = "2"
 			}
-			want := "pa: agents/demo/board/board.json lists dispatch 3, but the spawn-log's next id is " + next + ": the spawn-log is behind its board (its records were lost, or it is an older copy); nothing was written; put the spawn-log back from a copy, or move the board aside to start both afresh\n"
+			want := "pa: agents/demo/board/board.json lists dispatch 3, but the spawn-log's next id is " + next + ": the spawn-log is behind its board (its records were lost, or it is an older copy); nothing was written; put the spawn-log back from a copy, or move the board aside (keep it) to start a new board from the spawn-log\n"
 			if r.code != exitUsage || r.stdout != "" || r.stderr != want {
 				t.Errorf("spawn-log %q: exit %d, stdout %q, stderr %q; want exit 1 and %q", log, r.code, r.stdout, r.stderr, want)
 			}

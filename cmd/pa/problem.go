@@ -97,7 +97,7 @@ func problemLineAs(home string, p dispatch.Problem, c clearing) string {
 		return fmt.Sprintf("%s is listed %s in its folder, a copy under each entry (a power cut inside an exFAT rename over it, say); the next %s dispatch open %s that writes it removes the extra entries, keeping the copy pa reads (each holds every dispatch that was reported)",
 			estate.Display(p.Agent, p.Path), timesWord(p.Times), programFor(home), agentFlag(p.Agent))
 	case dispatch.KindBehindBoard:
-		return fmt.Sprintf("%s lists dispatch %d, but the spawn-log's next id is %d: the spawn-log is behind its board (its records were lost, or it is an older copy); %s dispatch open refuses until the spawn-log is put back from a copy, or the board is moved aside to start both afresh",
+		return fmt.Sprintf("%s lists dispatch %d, but the spawn-log's next id is %d: the spawn-log is behind its board (its records were lost, or it is an older copy); %s dispatch open refuses until the spawn-log is put back from a copy, or the board is moved aside (keep it) to start a new board from the spawn-log",
 			estate.Display(p.Agent, p.Path), p.DispatchID, p.NextID, programFor(home))
 	case dispatch.KindUnreadable:
 		if p.Lock.Mode != 0 {

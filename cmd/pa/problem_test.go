@@ -333,7 +333,7 @@ func TestProblemLineOfEachKind(t *testing.T) {
 		{"/tmp/X", dispatch.Problem{Kind: dispatch.KindListedTwice, Agent: "a", Path: estate.BoardPath("a"), Times: 3},
 			"agents/a/board/board.json is listed 3 times in its folder, a copy under each entry (a power cut inside an exFAT rename over it, say); the next pa --home /tmp/X dispatch open --agent a that writes it removes the extra entries, keeping the copy pa reads (each holds every dispatch that was reported)", ""},
 		{"", dispatch.Problem{Kind: dispatch.KindBehindBoard, Agent: "a", Path: estate.BoardPath("a"), DispatchID: 3, NextID: 1},
-			"agents/a/board/board.json lists dispatch 3, but the spawn-log's next id is 1: the spawn-log is behind its board (its records were lost, or it is an older copy); pa dispatch open refuses until the spawn-log is put back from a copy, or the board is moved aside to start both afresh", ""},
+			"agents/a/board/board.json lists dispatch 3, but the spawn-log's next id is 1: the spawn-log is behind its board (its records were lost, or it is an older copy); pa dispatch open refuses until the spawn-log is put back from a copy, or the board is moved aside (keep it) to start a new board from the spawn-log", ""},
 	} {
 		if got := problemLine(tc.home, tc.p); got != tc.want {
 			t.Errorf("%s: line %q; want %q", tc.p.Kind, got, tc.want)
