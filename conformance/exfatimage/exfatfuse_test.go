@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // olderLog and newerLog are the two copies of a doubled spawn-log in these
@@ -135,10 +136,10 @@ func imageWith(t *testing.T, dir []string, files ...fileEntry) string {
 
 // mount attaches image to a loop device and mounts it there with
 // exfat-fuse on a new temp folder. (exfat-fuse refuses, as root, to mount a
-// plain file: "Block device required".) unmount unmounts it and detaches
-// the device; then the image holds all that was written through the mount,
-// for exfat-fuse mounts a block device as fuseblk, whose unmount waits for
-// the driver's destroy, where it flushes and closes the device. The test's
+// plain file: "Block device required".) unmount unmounts it, detaches the
+// device and waits until the device is cleared, which is at the daemon's
+// last close of it (waitDetached); then the image holds all that was
+// written through the mount. The test's
 // cleanup calls unmount too, so a failed test leaves no mount behind.
 func mount(t *testing.T, image string) (dir string, unmount func()) {
 	t.Helper()
@@ -162,6 +163,7 @@ func mount(t *testing.T, image string) (dir string, unmount func()) {
 			t.Error(err)
 		}
 		dev = ""
+		waitDetached(t, image)
 	}
 	t.Cleanup(unmount)
 	if _, err := command("mount.exfat-fuse", dev, dir); err != nil {
@@ -174,6 +176,29 @@ func mount(t *testing.T, image string) (dir string, unmount func()) {
 		t.Fatalf("mount.exfat-fuse %s %s exited 0, and %s is mounted as %q, want fuseblk", dev, dir, dir, fstype)
 	}
 	return dir, unmount
+}
+
+// waitDetached returns once no loop device is bound to image, failing the
+// test after a minute. umount of a fuseblk mount can return before the
+// exfat-fuse daemon has written its last blocks and closed the device (a
+// CI run under load read an image without the folder just made in it);
+// then losetup --detach only marks the device to be cleared at its last
+// close. That close, the daemon's, comes after its last write, and the
+// loop device is bound to image until then: once it is not, the image
+// holds every write made through the mount.
+func waitDetached(t *testing.T, image string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		out, err := command("losetup", "--associated", image, "--noheadings", "--output", "NAME")
+		if err == nil && strings.TrimSpace(out) == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is still bound to a loop device a minute after its unmount: %q %v", image, out, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // mountType returns the file system type of the mount at dir, "" when
