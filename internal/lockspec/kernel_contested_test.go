@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pa-toolkit/pa/internal/lockspec"
 	"github.com/pa-toolkit/pa/vfs"
@@ -99,4 +100,62 @@ func TestNameContestedPastPatienceIsMadeAgain(t *testing.T) {
 			e.onlyTarget(t, false)
 		})
 	}
+}
+
+// The lock itself, made by the spec's exclusive create (no hard links),
+// whose kernel lock a judge's probe keeps past kernelLockPatience, is not
+// dropped: its writer goes on without a kernel lock, writes its record
+// and holds the lock. Read as held instead, it would leave its empty lock
+// behind, which no writer breaks: a block until the timeout.
+func TestLockContestedPastPatienceGoesOnWithout(t *testing.T) {
+	e := newEstate(t, classes[1])
+	ffs := faultfs.New(e.fsys)
+	var mu sync.Mutex
+	var held vfs.File
+	release := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if held != nil {
+			held.Close()
+			held = nil
+		}
+	}
+	t.Cleanup(release)
+	taken := false
+	ffs.After(func(ev faultfs.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if ev.Err != nil || taken || ev.Op != faultfs.OpOpenFile || ev.Flag&os.O_EXCL == 0 || ev.Name != lockP {
+			return nil
+		}
+		// The judge's probe: a handle and its kernel lock, right after
+		// the lock's create.
+		f, err := e.fsys.OpenFile(ev.Name, vfs.ReadFlags, 0)
+		if err != nil {
+			t.Errorf("the probe's open of %s: %v", ev.Name, err)
+			return nil
+		}
+		if err := vfs.TryLock(f, ev.Name); err != nil {
+			t.Errorf("the probe's kernel lock of %s: %v", ev.Name, err)
+		}
+		taken, held = true, f
+		return nil
+	})
+	ffs.Before(func(ev faultfs.Event) error {
+		if ev.Op == faultfs.OpWrite && ev.Name == lockP {
+			release() // the probe ends at the writer's record
+		}
+		return nil
+	})
+	h, err := lockspec.Acquire(context.Background(), ffs, target, lockspec.Options{Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("Acquire = %v; want the lock held, with no kernel lock claimed", err)
+	}
+	if !taken {
+		t.Fatal("the probe never ran")
+	}
+	if err := h.Release(); err != nil {
+		t.Fatal(err)
+	}
+	e.onlyTarget(t, false)
 }
