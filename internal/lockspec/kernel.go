@@ -201,10 +201,10 @@ func excludesSecondOpen(fsys vfs.FS, name string, key vfs.FileKey) bool {
 // (holdKernelLock). When a sweep removed the name in the moment before, or
 // another handle kept its kernel lock past kernelLockPatience (the name
 // then removed by this owner), it makes another, at most maxNamesLost
-// times; the last contested one it keeps, with no kernel lock. It returns the name, the
-// handle open for writing and the kernel lock's handle (nil where there is
-// none); the caller closes both, the kernel lock's once the name is no
-// longer its own (removed or renamed over the guarded file).
+// times; the last contested one it keeps, with no kernel lock. It returns
+// the name, the handle open for writing and the kernel lock's handle (nil
+// where there is none); the caller closes both, the kernel lock's once the
+// name is no longer its own (removed or renamed over the guarded file).
 func (e *env) createHeld(fsys vfs.FS, newName func() (string, error)) (string, vfs.File, vfs.File, vfs.FileKey, error) {
 	for lost := 0; ; lost++ {
 		name, err := newName()
